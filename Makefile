@@ -1,0 +1,73 @@
+# Everything a reader or CI needs, from a fresh clone with only python3, make and apt:
+#   make test       pytest: unit tests, doctests and every chapter notebook (nbval)
+#   make book       the website in _build/html (warnings are errors)
+#   make benchmark  time kerasmini's fit on the 8x8 digits
+#   make clean      remove _build
+
+PYTHON ?= python3
+VENV   := .venv
+VPY    := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+
+# Root needs no sudo; everyone else uses it when it exists.
+SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
+
+.PHONY: venv graphviz test book benchmark clean
+
+venv: $(STAMP)
+
+# Reinstall only when the requirements or the project metadata change.
+$(STAMP): requirements.txt pyproject.toml
+	@if [ ! -x $(VPY) ]; then \
+	  if ! $(PYTHON) -c "import ensurepip, venv" >/dev/null 2>&1; then \
+	    if command -v apt-get >/dev/null 2>&1; then \
+	      echo "$(PYTHON) cannot create a virtualenv: installing python3-venv"; \
+	      $(SUDO) apt-get update && \
+	      $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y python3-venv; \
+	    else \
+	      echo "error: '$(PYTHON) -m venv' needs the venv module (and ensurepip)." >&2; \
+	      exit 1; \
+	    fi; \
+	  fi; \
+	  $(PYTHON) -m venv $(VENV); \
+	fi
+	$(VPY) -m pip install -r requirements.txt
+	$(VPY) -m pip install -e . --no-deps
+	touch $(STAMP)
+
+# The Python graphviz package only calls the `dot` program, which is a system package.
+graphviz:
+	@if command -v dot >/dev/null 2>&1; then \
+	  :; \
+	elif command -v apt-get >/dev/null 2>&1; then \
+	  echo "Installing Graphviz with apt-get"; \
+	  $(SUDO) apt-get update && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y graphviz; \
+	elif command -v brew >/dev/null 2>&1; then \
+	  brew install graphviz; \
+	elif command -v conda >/dev/null 2>&1; then \
+	  conda install -y graphviz; \
+	else \
+	  echo "error: Graphviz's 'dot' program is needed and I cannot install it here." >&2; \
+	  echo "  Debian/Ubuntu: sudo apt-get install graphviz" >&2; \
+	  echo "  macOS:         brew install graphviz" >&2; \
+	  echo "  conda:         conda install graphviz" >&2; \
+	  echo "  Windows:       https://graphviz.org/download/ (then put dot on PATH)" >&2; \
+	  exit 1; \
+	fi
+	@command -v dot >/dev/null 2>&1 || { \
+	  echo "error: Graphviz was installed but 'dot' is not on PATH." >&2; exit 1; }
+	@dot -V
+
+test: venv graphviz
+	$(VPY) -m pytest
+
+book: venv graphviz
+	$(VENV)/bin/jupyter-book build . -W -n --keep-going
+	$(VPY) tools/check_book.py
+
+benchmark: venv
+	$(VPY) -m benchmarks.fit_digits
+
+clean:
+	rm -rf _build

@@ -1,0 +1,185 @@
+"""Activation functions, by name or as callables.
+
+Each is a plain function of a tensor built from backend ops, so gradients and
+tracing come for free. :func:`get` resolves ``"relu"``, ``None`` (linear) or
+any callable, and :func:`serialize` gives back the name.
+
+>>> import numpy as np
+>>> get("relu")(np.array([-1.0, 2.0]))
+array([0., 2.])
+>>> serialize(get("softmax"))
+'softmax'
+"""
+
+from kerasmini.api_export import keras_export
+from kerasmini.backend import ops
+
+
+@keras_export("kerasmini.activations.linear")
+def linear(x):
+    """The identity: ``linear(x) = x``.
+
+    >>> linear(2.0)
+    2.0
+    """
+    return x
+
+
+@keras_export("kerasmini.activations.relu")
+def relu(x):
+    """``max(x, 0)``.
+
+    >>> relu(ops.convert_to_tensor([-1.0, 1.0]))
+    array([0., 1.], dtype=float32)
+    """
+    return ops.relu(x)
+
+
+@keras_export("kerasmini.activations.sigmoid")
+def sigmoid(x):
+    """``1 / (1 + exp(-x))``, computed without overflow.
+
+    >>> float(sigmoid(ops.convert_to_tensor(0.0)))
+    0.5
+    """
+    return ops.sigmoid(x)
+
+
+@keras_export("kerasmini.activations.tanh")
+def tanh(x):
+    """Hyperbolic tangent.
+
+    >>> float(tanh(ops.convert_to_tensor(0.0)))
+    0.0
+    """
+    return ops.tanh(x)
+
+
+@keras_export("kerasmini.activations.softmax")
+def softmax(x, axis=-1):
+    """Exponentials normalised to sum to one along ``axis``.
+
+    >>> softmax(ops.convert_to_tensor([0.0, 0.0]))
+    array([0.5, 0.5], dtype=float32)
+    """
+    return ops.softmax(x, axis=axis)
+
+
+@keras_export("kerasmini.activations.log_softmax")
+def log_softmax(x, axis=-1):
+    """``log(softmax(x))``, computed stably.
+
+    >>> log_softmax(ops.convert_to_tensor([0.0, 0.0])).round(4)
+    array([-0.6931, -0.6931], dtype=float32)
+    """
+    return ops.log_softmax(x, axis=axis)
+
+
+@keras_export("kerasmini.activations.softplus")
+def softplus(x):
+    """``log(1 + exp(x))``.
+
+    >>> round(float(softplus(ops.convert_to_tensor(0.0))), 4)
+    0.6931
+    """
+    return ops.softplus(x)
+
+
+@keras_export("kerasmini.activations.elu")
+def elu(x, alpha=1.0):
+    """``x`` if positive, else ``alpha * (exp(x) - 1)``.
+
+    >>> elu(ops.convert_to_tensor([1.0, 0.0]))
+    array([1., 0.], dtype=float32)
+    """
+    negative_part = ops.multiply(alpha, ops.subtract(ops.exp(ops.minimum(x, 0.0)), 1.0))
+    return ops.where(ops.greater(x, 0.0), x, negative_part)
+
+
+@keras_export("kerasmini.activations.selu")
+def selu(x):
+    """Scaled ELU with the self-normalising constants.
+
+    >>> float(selu(ops.convert_to_tensor(0.0)))
+    0.0
+    """
+    return ops.multiply(1.0507009873554805, elu(x, 1.6732632423543772))
+
+
+@keras_export("kerasmini.activations.swish")
+def swish(x):
+    """``x * sigmoid(x)`` (also called SiLU).
+
+    >>> float(swish(ops.convert_to_tensor(0.0)))
+    0.0
+    """
+    return ops.multiply(x, ops.sigmoid(x))
+
+
+@keras_export("kerasmini.activations.leaky_relu")
+def leaky_relu(x, negative_slope=0.2):
+    """``x`` if positive, else ``negative_slope * x``.
+
+    >>> leaky_relu(ops.convert_to_tensor([-1.0, 1.0]))
+    array([-0.2,  1. ], dtype=float32)
+    """
+    return ops.where(ops.greater(x, 0.0), x, ops.multiply(x, negative_slope))
+
+
+@keras_export("kerasmini.activations.exponential")
+def exponential(x):
+    """``exp(x)``.
+
+    >>> float(exponential(ops.convert_to_tensor(0.0)))
+    1.0
+    """
+    return ops.exp(x)
+
+
+ALL = {fn.__name__: fn for fn in (
+    linear, relu, sigmoid, tanh, softmax, log_softmax, softplus, elu, selu,
+    swish, leaky_relu, exponential)}
+ALL["silu"] = swish
+
+
+@keras_export("kerasmini.activations.get")
+def get(identifier):
+    """Resolve an activation from a name, ``None`` (linear) or a callable.
+
+    >>> get(None) is linear, get("tanh") is tanh
+    (True, True)
+    """
+    if identifier is None:
+        return linear
+    if isinstance(identifier, str):
+        if identifier in ALL:
+            return ALL[identifier]
+        raise ValueError(
+            f"Could not interpret activation function identifier: {identifier!r}. "
+            f"Known activations: {sorted(ALL)}"
+        )
+    if isinstance(identifier, dict):
+        from kerasmini.saving.serialization import deserialize_keras_object
+
+        return deserialize_keras_object(identifier)
+    if callable(identifier):
+        return identifier
+    raise TypeError(
+        "Could not interpret activation function identifier: "
+        f"{identifier!r} (of type {type(identifier).__name__})"
+    )
+
+
+@keras_export("kerasmini.activations.serialize")
+def serialize(activation):
+    """The name of a built-in activation (others go through serialization).
+
+    >>> serialize(relu)
+    'relu'
+    """
+    for name, fn in ALL.items():
+        if fn is activation:
+            return name
+    from kerasmini.saving.serialization import serialize_keras_object
+
+    return serialize_keras_object(activation)

@@ -1,0 +1,64 @@
+"""The backend: the only part of kerasmini that touches NumPy maths.
+
+It holds the :class:`Variable`, the primitive ops with their gradient rules
+(:mod:`kerasmini.backend.ops`), the :class:`GradientTape`, the tracing
+:func:`function`, name scopes and unique names, the seeded random generator
+and the dtype settings. Nothing here imports from ``kerasmini.engine``.
+
+>>> from kerasmini import backend
+>>> backend.floatx(), backend.executing_eagerly()
+('float32', True)
+"""
+
+from kerasmini.backend import nn, ops, random
+from kerasmini.backend.config import epsilon, floatx, set_floatx, standardize_dtype
+from kerasmini.backend.core import (
+    GraphTensor,
+    Primitive,
+    convert_to_tensor,
+    executing_eagerly,
+    is_tensor,
+)
+from kerasmini.backend.graph import Function, Graph, current_graph, function
+from kerasmini.backend.naming import (
+    auto_name,
+    current_path,
+    get_uid,
+    name_scope,
+    reset_names,
+    to_snake_case,
+)
+from kerasmini.backend.tape import GradientTape, stop_gradient
+from kerasmini.backend.variables import Variable, get_graph_variables, track_variable
+
+_SESSION_HOOKS = []
+
+
+def clear_session() -> None:
+    """Forget auto names (``dense`` is free again) and reset global state.
+
+    Other modules (e.g. the training engine) register extra resets with
+    :func:`register_session_hook`.
+
+    >>> from kerasmini.backend import auto_name
+    >>> clear_session(); auto_name("Dense")
+    'dense'
+    """
+    reset_names()
+    for hook in _SESSION_HOOKS:
+        hook()
+
+
+def register_session_hook(hook) -> None:
+    """Call ``hook()`` whenever :func:`clear_session` runs."""
+    _SESSION_HOOKS.append(hook)
+
+
+__all__ = [
+    "Function", "GradientTape", "Graph", "GraphTensor", "Primitive", "Variable",
+    "auto_name", "clear_session", "convert_to_tensor", "current_graph",
+    "current_path", "epsilon", "executing_eagerly", "floatx", "function",
+    "get_graph_variables", "get_uid", "is_tensor", "name_scope", "nn", "ops",
+    "random", "register_session_hook", "reset_names", "set_floatx",
+    "standardize_dtype", "stop_gradient", "to_snake_case", "track_variable",
+]

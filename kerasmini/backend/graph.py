@@ -1,0 +1,247 @@
+"""Tracing: ``kerasmini.function``, the ``tf.function`` of this world.
+
+The first call of a function with a given input signature (shapes, dtypes and
+any Python arguments) runs it for real while every primitive it calls is
+appended to a :class:`Graph`: a flat list of steps
+``slots[out] = forward(*slots[ins])``. Later calls with the same signature
+skip Python entirely and *replay* the steps on the new inputs, which is where
+``fit``'s speed comes from. While tracing, :func:`executing_eagerly` is False.
+
+Variables are read by a step at the point of use and written by a step
+(``assign``), so a replay sees the values of the moment, and random ops draw
+fresh numbers on every replay.
+
+>>> import numpy as np
+>>> from kerasmini.backend import ops
+>>> @function
+... def affine(x):
+...     return ops.add(ops.multiply(x, 2.0), 1.0)
+>>> affine(np.array([1.0, 2.0], "float32"))
+array([3., 5.], dtype=float32)
+>>> affine(np.array([0.0, 5.0], "float32"))  # replayed, not re-run
+array([ 1., 11.], dtype=float32)
+>>> affine.trace_count
+1
+"""
+
+import functools
+import weakref
+
+import numpy as np
+
+from kerasmini.backend.core import STATE, GraphTensor, is_tensor, value_of
+
+
+class Graph:
+    """The steps recorded while tracing one call signature of a function."""
+
+    def __init__(self, name="graph"):
+        self.name = name
+        self.steps = []  # (forward, input slots, output slot, op name)
+        self.template = []  # initial slots: inputs (None) and constants
+        self.num_inputs = 0
+        self.outputs = None  # output structure with slot numbers
+        self.variables = weakref.WeakSet()  # tracked by track_variable()
+
+    def _new_slot(self, value=None):
+        self.template.append(value)
+        return len(self.template) - 1
+
+    def placeholder(self, value):
+        """A graph input; its slot is filled by each replay's arguments."""
+        self.num_inputs += 1
+        return GraphTensor(value, self._new_slot(), self)
+
+    def _slot_of(self, arg, value=None):
+        if isinstance(arg, GraphTensor) and arg.graph is self:
+            return arg.slot
+        if getattr(arg, "__kerasmini_variable__", False):
+            slot = self._new_slot()
+            self.steps.append((arg._read, (), slot, "read:" + arg.path))
+            return slot
+        if isinstance(arg, GraphTensor):
+            raise ValueError(
+                "A tensor traced by another `kerasmini.function` was used in this "
+                f"one. Pass it as an argument instead. Received: {arg!r}"
+            )
+        # a constant: exactly the value the eager call ran on (a Python number
+        # stays one, so replays promote dtypes as the trace did)
+        return self._new_slot(value_of(arg) if value is None else value)
+
+    def record(self, primitive, args, params, out, values=None):
+        """Append one primitive call; return its output as a GraphTensor."""
+        values = values if values is not None else [None] * len(args)
+        ins = tuple(self._slot_of(a, v) for a, v in zip(args, values))
+        forward = primitive.forward
+        if params:
+            forward = functools.partial(forward, **params)
+        slot = self._new_slot()
+        self.steps.append((forward, ins, slot, primitive.name))
+        return GraphTensor(out, slot, self)
+
+    def output_slot(self, value):
+        """Slot of a returned value (constants and variables get one too;
+        ``None`` stays ``None``)."""
+        return None if value is None else self._slot_of(value)
+
+    def replay(self, inputs):
+        """Run the recorded steps on new input arrays; return the slots."""
+        slots = list(self.template)
+        slots[: len(inputs)] = inputs
+        for forward, ins, out, _ in self.steps:
+            if len(ins) == 1:
+                value = forward(slots[ins[0]])
+            elif len(ins) == 2:
+                value = forward(slots[ins[0]], slots[ins[1]])
+            else:
+                value = forward(*[slots[i] for i in ins])
+            # NumPy returns scalars for 0-d results; eager calls return arrays
+            slots[out] = value if isinstance(value, np.ndarray) else np.asarray(value)
+        return slots
+
+    def __repr__(self):
+        return (
+            f"<Graph {self.name}: {self.num_inputs} inputs, "
+            f"{len(self.steps)} steps>"
+        )
+
+
+def _flatten(structure):
+    """Leaves of nested lists/tuples/dicts, in a fixed order."""
+    if isinstance(structure, (list, tuple)):
+        return [leaf for item in structure for leaf in _flatten(item)]
+    if isinstance(structure, dict):
+        return [leaf for key in sorted(structure, key=str) for leaf in _flatten(structure[key])]
+    return [structure]
+
+
+def _pack(structure, leaves):
+    """Rebuild ``structure`` with ``leaves`` (consumed from an iterator)."""
+    if isinstance(structure, (list, tuple)):
+        items = [_pack(item, leaves) for item in structure]
+        return type(structure)(items) if not hasattr(structure, "_fields") \
+            else type(structure)(*items)
+    if isinstance(structure, dict):
+        packed = {key: _pack(structure[key], leaves) for key in sorted(structure, key=str)}
+        return {key: packed[key] for key in structure}
+    return next(leaves)
+
+
+def _signature_part(leaf):
+    if isinstance(leaf, np.ndarray):
+        return ("T", leaf.shape, leaf.dtype.str)
+    if getattr(leaf, "__kerasmini_variable__", False):
+        return ("V", id(leaf))
+    if isinstance(leaf, (int, float, str, bool, type(None), np.generic)):
+        return ("P", type(leaf).__name__, leaf)
+    return ("O", id(leaf))
+
+
+class Function:
+    """A callable that traces ``fn`` once per input signature, then replays.
+
+    Build it with :func:`function`. ``trace_count`` counts traces;
+    ``graphs`` maps signatures to their :class:`Graph`.
+    """
+
+    def __init__(self, fn, name=None):
+        self.python_function = fn
+        self.name = name or getattr(fn, "__name__", "function")
+        self.graphs = {}
+        self.trace_count = 0
+        self._attribute = None
+        functools.update_wrapper(self, fn)
+
+    def __set_name__(self, owner, name):
+        self._attribute = name
+
+    def __get__(self, instance, owner):
+        if instance is None:
+            return self
+        bound = Function(fn=functools.partial(self.python_function, instance),
+                         name=self.name)
+        # cache it on the instance (as functools.cached_property does), so the
+        # next `obj.method(...)` finds its graphs instead of tracing again
+        if self._attribute is not None and isinstance(
+                getattr(instance, "__dict__", None), dict):
+            instance.__dict__[self._attribute] = bound
+        return bound
+
+    def __call__(self, *args, **kwargs):
+        if STATE.graphs:
+            # called while another function is traced: inline it into that
+            # graph (tf.function does the same with nested functions)
+            return self.python_function(*args, **kwargs)
+        structure = (args, kwargs)
+        leaves = _flatten(structure)
+        leaves = [np.asarray(x) if isinstance(x, (np.generic,)) else x for x in leaves]
+        key = tuple(_signature_part(leaf) for leaf in leaves)
+        graph = self.graphs.get(key)
+        if graph is None:
+            return self._trace(key, structure, leaves)
+        inputs = [leaf for leaf in leaves if isinstance(leaf, np.ndarray)]
+        slots = graph.replay(inputs)
+        out_structure, out_slots = graph.outputs
+        return _pack(out_structure,
+                     iter([None if s is None else slots[s] for s in out_slots]))
+
+    def _trace(self, key, structure, leaves):
+        graph = Graph(self.name)
+        traced = [graph.placeholder(x) if isinstance(x, np.ndarray) else x for x in leaves]
+        args, kwargs = _pack(structure, iter(traced))
+        STATE.graphs.append(graph)
+        try:
+            result = self.python_function(*args, **kwargs)
+            flat = _flatten(result)
+            out_slots = [graph.output_slot(x) for x in flat]
+        finally:
+            STATE.graphs.pop()
+        graph.outputs = (result, out_slots)
+        self.graphs[key] = graph
+        self.trace_count += 1
+        values = [x._value if isinstance(x, GraphTensor) else
+                  (x._read() if getattr(x, "__kerasmini_variable__", False) else
+                   None if x is None else value_of(x))
+                  for x in flat]
+        return _pack(result, iter(values))
+
+    def __repr__(self):
+        return f"<kerasmini.function {self.name}: {self.trace_count} trace(s)>"
+
+
+def function(fn=None, *, name=None):
+    """Trace ``fn`` into a graph on first call; replay it on later calls.
+
+    Usable as ``function(fn)`` or as a decorator, also on methods. Arrays in
+    the arguments become graph inputs; other arguments are part of the
+    signature (a new value means a new trace), as with ``tf.function``.
+
+    Args:
+        fn: the Python function to trace.
+        name: a name for its graphs (defaults to ``fn.__name__``).
+
+    Returns:
+        A :class:`Function`.
+
+    >>> from kerasmini.backend import ops, executing_eagerly
+    >>> seen = []
+    >>> f = function(lambda x: seen.append(executing_eagerly()) or ops.square(x))
+    >>> f(np.array(3.0)), f(np.array(4.0)), seen
+    (array(9.), array(16.), [False])
+    """
+    if fn is None:
+        return functools.partial(function, name=name)
+    return Function(fn, name=name)
+
+
+def current_graph():
+    """The graph being traced, or ``None`` when executing eagerly."""
+    return STATE.graphs[-1] if STATE.graphs else None
+
+
+def is_traced(x) -> bool:
+    """Whether ``x`` is a value inside a graph being traced."""
+    return isinstance(x, GraphTensor)
+
+
+__all__ = ["Function", "Graph", "current_graph", "function", "is_tensor", "is_traced"]

@@ -1,0 +1,202 @@
+"""``Variable``: the one mutable thing in kerasmini.
+
+Eager tensors are immutable NumPy arrays (kerasmini never writes into them);
+a :class:`Variable` wraps an array and can be changed in place with
+``assign``/``assign_add``/``assign_sub``. It gets a ``path`` from the name
+scopes open when it is created (``dense/kernel``), registers itself with the
+current graph (:func:`track_variable`), and is watched automatically by a
+``GradientTape``. Mirrors ``keras/src/backend/common/variables.py``.
+
+>>> from kerasmini.backend.naming import name_scope, reset_names
+>>> with name_scope("dense"):
+...     v = Variable(np.zeros((2, 3)), name="kernel")
+>>> v
+<Variable path=dense/kernel, shape=(2, 3), dtype=float32, value=[[0. 0. 0.] [0. 0. 0.]]>
+>>> float(v.assign_add(np.ones((2, 3))).numpy().sum())
+6.0
+"""
+
+import weakref
+
+import numpy as np
+
+from kerasmini.backend import config
+from kerasmini.backend.core import STATE, Primitive, convert_to_tensor
+from kerasmini.backend.naming import auto_name, current_path
+
+# Variables created outside any traced graph: the eager "default graph".
+_EAGER_VARIABLES = weakref.WeakSet()
+
+
+def track_variable(variable) -> None:
+    """Record ``variable`` with the graph that is current when it is created.
+
+    Keras 2 kept such a per-graph set (``backend.track_variable``) so a TF1
+    session could initialise every variable of a graph; here it lets you ask
+    which variables a traced function created (:func:`get_graph_variables`).
+
+    >>> v = Variable(1.0, name="counter"); v in get_graph_variables()
+    True
+    """
+    graph = STATE.graphs[-1] if STATE.graphs else None
+    (graph.variables if graph is not None else _EAGER_VARIABLES).add(variable)
+
+
+def get_graph_variables(graph=None):
+    """The variables tracked for ``graph`` (``None``: those made eagerly).
+
+    >>> isinstance(get_graph_variables(), weakref.WeakSet)
+    True
+    """
+    return _EAGER_VARIABLES if graph is None else graph.variables
+
+
+class Variable:
+    """A named, mutable tensor.
+
+    Args:
+        initializer: an array-like value, or a callable
+            ``initializer(shape, dtype)`` (then ``shape`` is required).
+        shape: the shape, required when ``initializer`` is callable.
+        dtype: defaults to the value's float type or :func:`floatx`.
+        trainable: whether optimizers should update it.
+        name: the last component of its ``path`` (default ``variable``,
+            uniquified).
+
+    >>> Variable(lambda shape, dtype: np.full(shape, 0.5, dtype), shape=(2,)).numpy()
+    array([0.5, 0.5], dtype=float32)
+    """
+
+    __kerasmini_tensor__ = True
+    __kerasmini_variable__ = True
+    __array_priority__ = 100
+
+    def __init__(self, initializer, shape=None, dtype=None, trainable=True, name=None):
+        if name is None:
+            name = auto_name("variable")
+        if not isinstance(name, str) or "/" in name:
+            raise ValueError(
+                "Argument `name` must be a string and cannot contain character "
+                f"`/`. Received: name={name!r}"
+            )
+        self.name = name
+        parent = current_path()
+        self.path = f"{parent}/{name}" if parent else name
+        if callable(initializer):
+            if shape is None:
+                raise ValueError(
+                    "When creating a Variable from an initializer, the `shape` "
+                    f"argument should be specified. Received: initializer="
+                    f"{initializer} and shape={shape}"
+                )
+            shape = tuple(int(d) for d in shape)
+            dtype = config.standardize_dtype(dtype)
+            value = np.asarray(initializer(shape, dtype), dtype=dtype)
+        else:
+            value = convert_to_tensor(initializer)
+            if dtype is None and value.dtype.kind == "f":
+                dtype = config.floatx()
+            dtype = config.standardize_dtype(dtype or value.dtype.name)
+            value = np.array(value, dtype=dtype)
+            if shape is not None and tuple(shape) != value.shape:
+                raise ValueError(
+                    f"Initial value has shape {value.shape} but the variable "
+                    f"was given shape={tuple(shape)}."
+                )
+        self._value = value
+        self._trainable = bool(trainable)
+        self.regularizer = None
+        self.constraint = None
+        self._assign_op = Primitive("assign:" + self.path, self._write, stateful=True)
+        track_variable(self)
+
+    # -- reading -----------------------------------------------------------
+    shape = property(lambda self: self._value.shape, doc="The shape, a tuple.")
+    dtype = property(lambda self: self._value.dtype.name, doc="The dtype name.")
+    ndim = property(lambda self: self._value.ndim)
+    size = property(lambda self: self._value.size)
+
+    @property
+    def trainable(self) -> bool:
+        return self._trainable
+
+    @trainable.setter
+    def trainable(self, value):
+        self._trainable = bool(value)
+
+    def _read(self):
+        return self._value
+
+    @property
+    def value(self):
+        """The current value: an array, or a traced read inside a graph."""
+        if STATE.graphs:
+            from kerasmini.backend import ops
+
+            return ops.identity(self)
+        return self._value
+
+    def numpy(self) -> np.ndarray:
+        """A copy of the current value as a NumPy array."""
+        return np.array(self._value)
+
+    def __array__(self, dtype=None, copy=None):
+        return self._value if dtype is None else self._value.astype(dtype)
+
+    # -- writing -----------------------------------------------------------
+    def _write(self, value):
+        value = np.asarray(value)
+        if value.shape != self._value.shape:
+            raise ValueError(
+                f"The shape of the target variable and the shape of the target "
+                f"value in `variable.assign(value)` must match. "
+                f"variable.shape={self.shape}, Received: value.shape={value.shape}. "
+                f"Target variable: {self.path}"
+            )
+        self._value = value.astype(self._value.dtype, copy=True)
+        return self._value
+
+    def assign(self, value):
+        """Replace the value (same shape); returns the variable.
+
+        >>> v = Variable([1.0, 2.0]); v.assign([3.0, 4.0]).numpy()
+        array([3., 4.], dtype=float32)
+        """
+        self._assign_op(value)
+        return self
+
+    def assign_add(self, delta):
+        """Add ``delta`` in place; returns the variable.
+
+        >>> Variable(1.0).assign_add(2.0).numpy()
+        array(3., dtype=float32)
+        """
+        from kerasmini.backend import ops
+
+        return self.assign(ops.add(self, delta))
+
+    def assign_sub(self, delta):
+        """Subtract ``delta`` in place; returns the variable.
+
+        >>> Variable(1.0).assign_sub(2.0).numpy()
+        array(-1., dtype=float32)
+        """
+        from kerasmini.backend import ops
+
+        return self.assign(ops.subtract(self, delta))
+
+    def __repr__(self):
+        body = np.array2string(self._value, precision=4, threshold=8, separator=" ")
+        body = " ".join(body.split())
+        return (
+            f"<Variable path={self.path}, shape={self.shape}, "
+            f"dtype={self.dtype}, value={body}>"
+        )
+
+    def __len__(self):
+        return len(self._value)
+
+    def __hash__(self):
+        return id(self)
+
+    # Arithmetic operators are attached in ops.py.

@@ -1,0 +1,78 @@
+"""Weight constraints, applied by the optimizer after each update.
+
+>>> import numpy as np
+>>> NonNeg()(np.array([-1.0, 2.0]))
+array([0., 2.])
+"""
+
+from kerasmini.api_export import keras_export
+from kerasmini.backend import ops
+
+
+class Constraint:
+    """Base class: ``__call__(w)`` returns the projected weight."""
+
+    def __call__(self, w):
+        return w
+
+    def get_config(self):
+        return {}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+    def __repr__(self):
+        return f"{type(self).__name__}()"
+
+
+@keras_export("kerasmini.constraints.NonNeg")
+class NonNeg(Constraint):
+    """Clip weights at zero from below."""
+
+    def __call__(self, w):
+        return ops.maximum(w, 0.0)
+
+
+@keras_export("kerasmini.constraints.MaxNorm")
+class MaxNorm(Constraint):
+    """Rescale so the norm along ``axis`` is at most ``max_value``."""
+
+    def __init__(self, max_value=2.0, axis=0):
+        self.max_value, self.axis = max_value, axis
+
+    def __call__(self, w):
+        norms = ops.sqrt(ops.sum(ops.square(w), axis=self.axis, keepdims=True))
+        desired = ops.clip(norms, 0.0, self.max_value)
+        return ops.multiply(w, ops.divide(desired, ops.add(norms, 1e-7)))
+
+    def get_config(self):
+        return {"max_value": self.max_value, "axis": self.axis}
+
+
+ALL = {"non_neg": NonNeg, "max_norm": MaxNorm}
+
+
+@keras_export("kerasmini.constraints.get")
+def get(identifier):
+    """Resolve a constraint from ``None``, a name, an object or a callable.
+
+    >>> get("non_neg")
+    NonNeg()
+    """
+    if identifier is None:
+        return None
+    if isinstance(identifier, str):
+        if identifier in ALL:
+            return ALL[identifier]()
+        raise ValueError(
+            f"Could not interpret constraint identifier: {identifier!r}. "
+            f"Known names: {sorted(ALL)}"
+        )
+    if isinstance(identifier, dict):
+        from kerasmini.saving.serialization import deserialize_keras_object
+
+        return deserialize_keras_object(identifier)
+    if callable(identifier):
+        return identifier
+    raise ValueError(f"Could not interpret constraint identifier: {identifier!r}")

@@ -1,0 +1,658 @@
+"""``Layer``: state (weights) plus computation (``call``), built lazily.
+
+The life of a layer, which the book walks one step at a time:
+
+1. ``__init__`` stores configuration only: no weights yet, because the
+   input size is unknown;
+2. the first ``__call__`` runs ``_maybe_build``: it checks ``input_spec``,
+   reads the input shape and calls ``build(input_shape)`` once, inside the
+   layer's name scope, where ``add_weight`` creates the variables;
+3. every call then runs ``call`` in one of three modes: **eager** (arrays in,
+   arrays out), **symbolic** (KerasTensors in: infer the output and record a
+   :class:`~kerasmini.engine.node.Node`) or **graph** (inside
+   :func:`kerasmini.function`, where ops are traced).
+
+>>> import numpy as np
+>>> from kerasmini.backend import ops, clear_session
+>>> clear_session()
+>>> class Scale(Layer):
+...     def build(self, input_shape):
+...         self.w = self.add_weight(shape=(input_shape[-1],), initializer="ones")
+...     def call(self, x):
+...         return ops.multiply(x, self.w)
+>>> layer = Scale()
+>>> layer(np.ones((2, 3))).shape, layer.w.path
+((2, 3), 'scale/variable')
+"""
+
+import functools
+import inspect
+
+import numpy as np
+
+from kerasmini.backend import config, ops
+from kerasmini.backend.core import STATE, convert_to_tensor, is_tensor
+from kerasmini.backend.naming import auto_name, name_scope
+from kerasmini.backend.variables import Variable
+from kerasmini.engine import call_context
+from kerasmini.engine.input_spec import assert_input_compatibility
+from kerasmini.engine.keras_tensor import (
+    KerasTensor,
+    any_symbolic,
+    flatten,
+    is_keras_tensor,
+    map_structure,
+    pack_sequence_as,
+)
+from kerasmini.engine.module import Module
+from kerasmini.engine.node import Node
+
+_ALLOWED_KWARGS = {"input_shape", "input_dim", "batch_input_shape", "batch_size",
+                   "weights", "activity_regularizer", "autocast"}
+
+_FORGOT_SUPER = (
+    "In layer '{cls}', you forgot to call `super().__init__()` as the first "
+    "statement in the `__init__()` method. Go add it!"
+)
+
+
+class Layer(Module):
+    """The base class of all layers (and, through ``Model``, of all models).
+
+    Args:
+        trainable: whether the layer's weights are updated by training.
+        name: unique auto name (``dense``, ``dense_1``...) if omitted.
+        dtype: the dtype of the weights and computations (default floatx).
+        **kwargs: ``input_shape``/``input_dim``/``batch_input_shape`` and
+            ``batch_size``, which a ``Sequential`` model reads from its first
+            layer. Anything else is an error.
+
+    >>> Layer(name="my_layer", input_shape=(3,))._batch_input_shape
+    (None, 3)
+    """
+
+    def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
+        object.__setattr__(self, "_layer_initialized", True)
+        unknown = set(kwargs) - _ALLOWED_KWARGS
+        if unknown:
+            raise ValueError(
+                f"Unrecognized keyword arguments passed to {type(self).__name__}: "
+                f"{ {k: kwargs[k] for k in sorted(unknown)} }"
+            )
+        if name is not None and not isinstance(name, str):
+            raise TypeError(
+                f"Expected `name` argument to be a string, but got: {name!r}"
+            )
+        if name is not None and "/" in name:
+            raise ValueError(
+                f"Argument `name` must be a string and cannot contain character "
+                f"`/`. Received: name={name} (of type {type(name)})"
+            )
+        super().__init__(name=name or auto_name(type(self).__name__))
+        if not isinstance(trainable, bool):
+            raise TypeError(
+                "Expected `trainable` argument to be a boolean, "
+                f"but got: {trainable!r}"
+            )
+        self._trainable = trainable
+        self.dtype = config.standardize_dtype(dtype)
+        self.autocast = kwargs.get("autocast", True)
+        self.built = False
+        self.input_spec = None
+        self._trainable_weights = []
+        self._non_trainable_weights = []
+        self._losses = []
+        self._inbound_nodes = []
+        self._outbound_nodes = []
+        self._build_input_shape = None
+        self._initial_weights = kwargs.get("weights")
+        self.activity_regularizer = None
+        if kwargs.get("activity_regularizer") is not None:
+            from kerasmini import regularizers
+
+            self.activity_regularizer = regularizers.get(kwargs["activity_regularizer"])
+        self._batch_input_shape = None
+        if "batch_input_shape" in kwargs:
+            self._batch_input_shape = tuple(kwargs["batch_input_shape"])
+        elif "input_shape" in kwargs or "input_dim" in kwargs:
+            shape = kwargs.get("input_shape")
+            if shape is None:
+                shape = (kwargs["input_dim"],)
+            if isinstance(shape, int):
+                shape = (shape,)
+            self._batch_input_shape = (kwargs.get("batch_size"),) + tuple(shape)
+        signature = inspect.signature(self.call)
+        self._call_has_training_arg = "training" in signature.parameters
+        param = signature.parameters.get("training")
+        self._default_training = (
+            param.default if param is not None and param.default is not inspect._empty
+            else None
+        )
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        if "build" in cls.__dict__:
+            cls.build = _build_wrapper(cls.__dict__["build"])
+
+    # ------------------------------------------------------------ tracking
+    def __setattr__(self, name, value):
+        if not getattr(self, "_layer_initialized", False) and name != "_name":
+            raise RuntimeError(_FORGOT_SUPER.format(cls=type(self).__name__))
+        object.__setattr__(self, name, value)
+
+    def _flatten_layers(self, include_self=True, recursive=True):
+        """Yield this layer and the layers found in its attributes, depth
+        first, in the order the attributes were set (each layer once)."""
+        seen = set()
+        stack = [self]
+        while stack:
+            layer = stack.pop()
+            if id(layer) in seen:
+                continue
+            seen.add(id(layer))
+            if layer is not self or include_self:
+                yield layer
+            if layer is self or recursive:
+                stack.extend(reversed(_direct_sublayers(layer)))
+
+    @property
+    def _layers(self):
+        """Direct sub-layers, in attribute order."""
+        return list(self._flatten_layers(include_self=False, recursive=False))
+
+    # -------------------------------------------------------------- weights
+    @property
+    def trainable(self) -> bool:
+        return self._trainable
+
+    @trainable.setter
+    def trainable(self, value):
+        """Freeze or unfreeze this layer and all its sub-layers."""
+        for layer in self._flatten_layers():
+            layer._trainable = bool(value)
+            for v in layer._trainable_weights:
+                v.trainable = bool(value)
+
+    @property
+    def trainable_weights(self):
+        """Trainable weights: own first, then sub-layers'; ``[]`` if frozen."""
+        if not self.trainable:
+            return []
+        weights = []
+        for layer in self._flatten_layers():
+            weights += [w for w in layer._trainable_weights if w.trainable]
+        return _dedup(weights)
+
+    @property
+    def non_trainable_weights(self):
+        """Non-trainable weights; all weights if the layer is frozen."""
+        if not self.trainable:
+            return self.weights
+        weights = []
+        for layer in self._flatten_layers():
+            if not layer.trainable:
+                weights += layer._trainable_weights
+            weights += layer._non_trainable_weights
+        return _dedup(weights)
+
+    @property
+    def weights(self):
+        """All weights: trainable then non-trainable."""
+        if not self.trainable:
+            all_weights = []
+            for layer in self._flatten_layers():
+                all_weights += layer._trainable_weights + layer._non_trainable_weights
+            return _dedup(all_weights)
+        return _dedup(self.trainable_weights + self.non_trainable_weights)
+
+    variables = property(lambda self: self.weights)
+    trainable_variables = property(lambda self: self.trainable_weights)
+    non_trainable_variables = property(lambda self: self.non_trainable_weights)
+
+    def add_weight(self, *args, shape=None, initializer=None, dtype=None,
+                   trainable=True, regularizer=None, constraint=None, name=None):
+        """Create a weight variable and track it on this layer.
+
+        Called from ``build``. The variable is created inside the layer's name
+        scope, so its ``path`` is ``<layer name>/<name>``.
+
+        Args:
+            shape: the variable's shape (default ``()``). A first positional
+                argument is taken as the name if it is a string (Keras 2
+                order), else as the shape (Keras 3 order).
+            initializer: name, object or callable; default
+                ``"glorot_uniform"`` for floats and ``"zeros"`` otherwise.
+            dtype: default: the layer's dtype.
+            trainable: trainable (updated by optimizers) or not.
+            regularizer: adds a penalty on the weight to ``layer.losses``.
+            constraint: applied after each optimizer update.
+            name: the last part of the variable's path.
+
+        Returns:
+            The new :class:`~kerasmini.backend.Variable`.
+        """
+        from kerasmini import constraints, initializers, regularizers
+
+        for arg in args:
+            if isinstance(arg, str) and name is None:
+                name = arg
+            elif shape is None:
+                shape = arg
+            else:
+                raise TypeError(
+                    f"Too many positional arguments to `add_weight`: {args}. "
+                    "Pass `shape`, `initializer`, ... as keyword arguments."
+                )
+        shape = () if shape is None else shape
+        try:
+            shape = tuple(int(d) for d in shape)
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"Layer '{self.name}': the shape of weight '{name}' must be a tuple "
+                f"of integers. Received: shape={shape!r}"
+            ) from None
+        dtype = config.standardize_dtype(dtype or self.dtype)
+        if initializer is None:
+            initializer = "glorot_uniform" if "float" in dtype else "zeros"
+        initializer = initializers.get(initializer)
+        with name_scope(self.name, caller=self):
+            variable = Variable(initializer, shape=shape, dtype=dtype,
+                                trainable=trainable, name=name)
+        variable.regularizer = regularizers.get(regularizer)
+        variable.constraint = constraints.get(constraint)
+        self._track_variable(variable)
+        return variable
+
+    add_variable = add_weight
+
+    def _track_variable(self, variable):
+        if variable.trainable and self.trainable:
+            self._trainable_weights.append(variable)
+        else:
+            if variable.trainable:  # created while frozen
+                self._trainable_weights.append(variable)
+                variable.trainable = False
+            else:
+                self._non_trainable_weights.append(variable)
+
+    def get_weights(self):
+        """The weights' values as a list of NumPy arrays.
+
+        >>> from kerasmini.layers import Dense
+        >>> d = Dense(2, name="d"); d.build((None, 3)); [w.shape for w in d.get_weights()]
+        [(3, 2), (2,)]
+        """
+        return [w.numpy() for w in self.weights]
+
+    def set_weights(self, weights):
+        """Set the weights from a list of arrays, checking count and shapes.
+
+        >>> from kerasmini.layers import Dense
+        >>> d = Dense(2, name="d"); d.build((None, 3))
+        >>> d.set_weights([np.zeros((3, 3)), np.zeros(2)])
+        Traceback (most recent call last):
+          ...
+        ValueError: Layer d weight shape (3, 2) is not compatible with provided weight shape (3, 3).
+        """
+        own = self.weights
+        weights = list(weights)
+        if len(weights) != len(own):
+            raise ValueError(
+                f"You called `set_weights(weights)` on layer '{self.name}' with a "
+                f"weight list of length {len(weights)}, but the layer was "
+                f"expecting {len(own)} weights."
+            )
+        for variable, value in zip(own, weights):
+            value = np.asarray(value)
+            if value.shape != variable.shape:
+                raise ValueError(
+                    f"Layer {self.name} weight shape {variable.shape} is not "
+                    f"compatible with provided weight shape {value.shape}."
+                )
+        for variable, value in zip(own, weights):
+            variable.assign(value)
+
+    def count_params(self) -> int:
+        """The number of scalars in all weights (the layer must be built).
+
+        >>> from kerasmini.layers import Dense
+        >>> d = Dense(4, name="d"); d.build((None, 3)); d.count_params()
+        16
+        """
+        if not self.built:
+            raise ValueError(
+                f"You tried to call `count_params` on layer '{self.name}', but the "
+                "layer isn't built. You can build it manually via: "
+                f"`{self.name}.build(batch_input_shape)`."
+            )
+        return int(sum(int(np.prod(w.shape)) for w in self.weights))
+
+    # --------------------------------------------------------------- losses
+    def add_loss(self, loss):
+        """Add a scalar loss (e.g. an activity penalty) during ``call``."""
+        self._losses.append(loss)
+
+    @property
+    def losses(self):
+        """Losses added in the last call plus weight-regularization penalties."""
+        collected = []
+        for layer in self._flatten_layers():
+            collected += layer._losses
+        for w in self.weights:
+            if w.regularizer is not None:
+                collected.append(w.regularizer(w))
+        return collected
+
+    def _clear_losses(self):
+        for layer in self._flatten_layers():
+            layer._losses = []
+
+    # --------------------------------------------------------- the contract
+    def build(self, input_shape):
+        """Create the weights, once the input shape is known.
+
+        The default builds sub-layers that are still unbuilt by a dry run of
+        ``call`` on zeros of ``input_shape``; override it to call
+        ``add_weight``.
+        """
+        unbuilt = [layer for layer in self._flatten_layers(include_self=False)
+                   if not layer.built]
+        if unbuilt and input_shape is not None:
+            with call_context.scope(self, training=False):
+                _dry_run(self, input_shape, self.dtype)
+        self.built = True
+
+    def call(self, inputs, *args, **kwargs):
+        """The computation. The base layer returns its inputs unchanged."""
+        return inputs
+
+    def compute_output_shape(self, input_shape):
+        """The output shape for ``input_shape``; by default found by a dry run
+        of ``call`` on zeros (unknown dimensions tried as 83 and 89)."""
+        spec = self.compute_output_spec(map_structure(
+            lambda s: KerasTensor(s, self.dtype), _as_shape_structure(input_shape)))
+        return map_structure(lambda kt: kt.shape, spec)
+
+    def compute_output_spec(self, *args, **kwargs):
+        """Output KerasTensor(s) for symbolic ``args``: from
+        ``compute_output_shape`` if a subclass overrides it, else a dry run."""
+        if type(self).compute_output_shape is not Layer.compute_output_shape:
+            shapes = map_structure(lambda kt: kt.shape, args[0])
+            out = self.compute_output_shape(shapes)
+            dtype = self.dtype if self.autocast else flatten(args[0])[0].dtype
+            if isinstance(out, tuple) and all(
+                    d is None or isinstance(d, int) for d in out):
+                return KerasTensor(out, dtype)
+            return map_structure(lambda s: KerasTensor(s, dtype),
+                                 _as_shape_structure(out))
+        return _infer_by_dry_run(self, args, kwargs)
+
+    # ---------------------------------------------------------- __call__
+    def __call__(self, *args, **kwargs):
+        # 0. The constructor must have run.
+        if not getattr(self, "_layer_initialized", False):
+            raise RuntimeError(_FORGOT_SUPER.format(cls=type(self).__name__))
+        # 1. Split out the first argument: `inputs`.
+        if not args:
+            first = next(iter(inspect.signature(self.call).parameters), None)
+            if first not in kwargs:
+                raise ValueError(
+                    "The first argument to `Layer.call` must always be passed. "
+                    f"Layer '{self.name}' received no inputs."
+                )
+            args = (kwargs.pop(first),)
+        inputs, rest = args[0], args[1:]
+        for arg in rest:
+            if arg is not None and not all(
+                    is_tensor(x) or is_keras_tensor(x) for x in flatten(arg)):
+                raise ValueError(
+                    "Only input tensors may be passed as positional arguments. "
+                    "The following argument value should be passed as a keyword "
+                    f"argument: {arg} (of type {type(arg)})"
+                )
+        # 2. Convert array-likes (lists, numbers) to arrays.
+        symbolic = any_symbolic(inputs, rest, kwargs)
+        if not symbolic:
+            inputs = map_structure(self._convert_input, inputs)
+        # 3. Check the inputs against `input_spec`.
+        assert_input_compatibility(self.input_spec, inputs, self.name)
+        # 4. Resolve `training`: explicit, else the outer call's, else default.
+        training = kwargs.pop("training", None)
+        outer = call_context.current()
+        if training is None and outer is not None:
+            training = outer.training
+        if training is None:
+            training = self._default_training
+        if self._call_has_training_arg and training is not None:
+            kwargs["training"] = training
+        with call_context.scope(self, training) as ctx:
+            if ctx.entry_layer is self and not symbolic:
+                self._clear_losses()  # the outermost call starts afresh
+            # 5. Build once.
+            self._maybe_build(inputs)
+            # 6a. Symbolic: infer the output and record a Node.
+            if symbolic:
+                outputs = self.compute_output_spec(inputs, *rest, **kwargs)
+                Node(self, call_args=(inputs,) + tuple(rest), call_kwargs=kwargs,
+                     outputs=outputs)
+                return outputs
+            # 6b. Eager or graph: run `call` inside the layer's name scope.
+            with name_scope(self.name, caller=self):
+                outputs = self.call(inputs, *rest, **kwargs)
+            if outputs is None:
+                raise ValueError(
+                    "A layer's `call` method should return a Tensor or a list of "
+                    f"Tensors, not None (layer: {self.name})."
+                )
+            # 7. Activity regularization.
+            if self.activity_regularizer is not None:
+                for out in flatten(outputs):
+                    self.add_loss(ops.divide(self.activity_regularizer(out),
+                                             float(np.shape(out)[0] or 1)))
+        return outputs
+
+    def _convert_input(self, x):
+        if x is None or is_keras_tensor(x):
+            return x
+        if not is_tensor(x):
+            if isinstance(x, (str, bytes)) or not _is_numeric_like(x):
+                raise ValueError(
+                    f"Inputs to a layer should be tensors. Got '{x}' (of type "
+                    f"{type(x)}) as input for layer '{self.name}'."
+                )
+            x = convert_to_tensor(x)
+        dtype = np.dtype(x.dtype if isinstance(x.dtype, str) else x.dtype).name
+        if self.autocast and dtype.startswith("float") and dtype != self.dtype \
+                and self.dtype.startswith("float"):
+            return ops.cast(x, self.dtype)
+        return x
+
+    def _maybe_build(self, inputs):
+        """Call ``build`` with the input shape(s), once."""
+        if self.built:
+            return
+        shapes = map_structure(lambda x: tuple(x.shape), inputs)
+        with name_scope(self.name, caller=self):
+            self.build(shapes)
+        self.built = True
+        self._build_input_shape = shapes
+        if self._initial_weights is not None:
+            self.set_weights(self._initial_weights)
+            self._initial_weights = None
+
+    # ------------------------------------------------------ connectivity
+    def _node_attribute(self, node_index, attr, name):
+        if not self._inbound_nodes:
+            raise AttributeError(
+                f"The layer {self.name} has never been called and thus has no "
+                f"defined {name}."
+            )
+        if node_index >= len(self._inbound_nodes):
+            raise ValueError(
+                f"Asked to get {name} at node {node_index}, but the layer has only "
+                f"{len(self._inbound_nodes)} inbound nodes."
+            )
+        values = getattr(self._inbound_nodes[node_index], attr)
+        return values[0] if len(values) == 1 else values
+
+    def get_input_at(self, node_index):
+        """The input tensor(s) of the call recorded as node ``node_index``."""
+        return self._node_attribute(node_index, "input_tensors", "input")
+
+    def get_output_at(self, node_index):
+        """The output tensor(s) of the call recorded as node ``node_index``."""
+        return self._node_attribute(node_index, "output_tensors", "output")
+
+    @property
+    def input(self):
+        """The symbolic input of the layer's first call."""
+        return self.get_input_at(0)
+
+    @property
+    def output(self):
+        """The symbolic output of the layer's first call."""
+        return self.get_output_at(0)
+
+    @property
+    def input_shape(self):
+        return map_structure(lambda kt: kt.shape, self.input)
+
+    @property
+    def output_shape(self):
+        return map_structure(lambda kt: kt.shape, self.output)
+
+    # ---------------------------------------------------- serialization
+    def get_config(self):
+        """The constructor arguments that recreate this layer."""
+        config_ = {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
+        if self._batch_input_shape is not None:
+            config_["batch_input_shape"] = self._batch_input_shape
+        return config_
+
+    @classmethod
+    def from_config(cls, config_):
+        """Create a layer from :meth:`get_config`'s output."""
+        return cls(**config_)
+
+    def __repr__(self):
+        return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
+
+_NOT_SUBLAYERS = frozenset({"_inbound_nodes", "_outbound_nodes", "_keras_history",
+                            "_output_layers", "_input_layers", "_self_ref"})
+
+
+def _build_wrapper(build):
+    """Make a subclass's ``build`` run in the layer's name scope and mark the
+    layer built, however it is called (as Keras 3's ``build_wrapper`` does)."""
+    if getattr(build, "_is_build_wrapper", False):
+        return build
+
+    @functools.wraps(build)
+    def wrapper(self, *args, **kwargs):
+        with name_scope(self.name, caller=self):
+            result = build(self, *args, **kwargs)
+        self.built = True
+        if args and self._build_input_shape is None:
+            self._build_input_shape = args[0]
+        return result
+
+    wrapper._is_build_wrapper = True
+    return wrapper
+
+
+def _direct_sublayers(layer):
+    return [
+        leaf for key, value in vars(layer).items() if key not in _NOT_SUBLAYERS
+        for leaf in flatten(value) if isinstance(leaf, Layer)
+    ]
+
+
+def _dedup(items):
+    seen, out = set(), []
+    for item in items:
+        if id(item) not in seen:
+            seen.add(id(item))
+            out.append(item)
+    return out
+
+
+def _is_numeric_like(x):
+    try:
+        return np.asarray(x).dtype.kind in "biuf"
+    except (TypeError, ValueError):
+        return False
+
+
+def _as_shape_structure(shape):
+    """A single shape tuple stays a leaf; lists of shapes become lists."""
+    if isinstance(shape, (list, tuple)) and shape and all(
+            isinstance(s, (list, tuple)) or s is None for s in shape) and \
+            any(isinstance(s, (list, tuple)) for s in shape):
+        return [_as_shape_structure(s) for s in shape]
+    return _ShapeLeaf(shape)
+
+
+class _ShapeLeaf(tuple):
+    """A shape, marked as a leaf so map_structure does not walk into it."""
+
+
+def _zeros_for(kt, fill):
+    shape = tuple(fill if d is None else d for d in kt.shape)
+    return np.zeros(shape, dtype=kt.dtype)
+
+
+def _infer_by_dry_run(layer, args, kwargs):
+    """Run ``call`` on zeros to learn output shapes and dtypes.
+
+    Unknown dimensions are tried as 83 and as 89; where the outputs differ
+    the dimension is unknown (``None``), as Keras 3's NumPy backend does.
+    """
+    structure = [args, kwargs]
+    has_unknown = any(None in kt.shape for kt in flatten(structure) if is_keras_tensor(kt))
+    results = []
+    for fill in (83, 89) if has_unknown else (83,):
+        concrete = map_structure(
+            lambda x, f=fill: _zeros_for(x, f) if is_keras_tensor(x) else x, structure)
+        saved_tapes, STATE.tapes = STATE.tapes, []
+        saved_graphs, STATE.graphs = STATE.graphs, []
+        STATE.symbolic += 1
+        try:
+            with name_scope(layer.name, caller=layer):
+                out = layer.call(*concrete[0], **concrete[1])
+        except Exception as error:
+            raise ValueError(
+                f"Could not automatically infer the output shape / dtype of "
+                f"'{layer.name}' (of type {type(layer).__name__}). Either the "
+                f"`{type(layer).__name__}.call()` method is incorrect, or you need "
+                f"to implement the `{type(layer).__name__}.compute_output_spec() / "
+                f"compute_output_shape()` method. Error encountered:\n\n{error}"
+            ) from error
+        finally:
+            STATE.tapes, STATE.graphs = saved_tapes, saved_graphs
+            STATE.symbolic -= 1
+        if out is None:
+            raise ValueError(
+                "A layer's `call` method should return a Tensor or a list of "
+                f"Tensors, not None (layer: {layer.name})."
+            )
+        results.append(out)
+    flat = [flatten(r) for r in results]
+    specs = []
+    for i, first in enumerate(flat[0]):
+        first = np.asarray(first)
+        shape = list(first.shape)
+        for other in flat[1:]:
+            for axis, (a, b) in enumerate(zip(shape, np.shape(other[i]))):
+                if a != b:
+                    shape[axis] = None
+        specs.append(KerasTensor(tuple(shape), first.dtype.name))
+    return pack_sequence_as(results[0], specs)
+
+
+def _dry_run(layer, input_shape, dtype):
+    """Call ``layer.call`` on zeros of ``input_shape`` (to build sub-layers)."""
+    def make(shape):
+        return KerasTensor(shape, dtype)
+    structure = map_structure(make, _as_shape_structure(input_shape))
+    return _infer_by_dry_run(layer, (structure,), {})

@@ -1,0 +1,278 @@
+"""``Functional``: a model defined by a graph of layer calls.
+
+``Functional(inputs, outputs)`` does no computation of its own. It walks the
+``_keras_history`` of the outputs back to the inputs (:func:`map_graph`),
+gives every node a depth (outputs 0, inputs deepest), orders the layers by
+decreasing depth, and checks that every tensor on the way can be computed
+from the inputs. Calling the model then runs the nodes from the deepest
+depth up (:meth:`Functional._run_internal_graph`), feeding each layer the
+values computed for its inputs.
+
+>>> from kerasmini.backend import clear_session
+>>> from kerasmini.engine.input_layer import Input
+>>> from kerasmini.layers import Dense
+>>> clear_session()
+>>> x = Input(shape=(4,))
+>>> h = Dense(3)(x)
+>>> y = Dense(2)(h)
+>>> model = Functional(x, y)
+>>> [layer.name for layer in model.layers]
+['input_layer', 'dense', 'dense_1']
+>>> {d: [n.layer.name for n in ns] for d, ns in sorted(model._nodes_by_depth.items())}
+{0: ['dense_1'], 1: ['dense'], 2: ['input_layer']}
+"""
+
+import collections
+
+from kerasmini.api_export import keras_export
+from kerasmini.backend.core import convert_to_tensor, is_tensor
+from kerasmini.engine.input_spec import InputSpec
+from kerasmini.engine.keras_tensor import flatten, is_keras_tensor, pack_sequence_as
+from kerasmini.engine.training import Model
+
+
+def map_graph(inputs, outputs):
+    """Walk from ``outputs`` back to ``inputs`` and order the graph.
+
+    Returns:
+        ``(nodes, nodes_by_depth, layers, layers_by_depth)``: the set of nodes,
+        ``{depth: [node]}``, the layers in decreasing depth (ties in the order
+        first met), and ``{depth: [layer]}``.
+
+    Raises:
+        ValueError: for a cycle, a graph that cannot be computed from the
+            inputs ("Graph disconnected"), or duplicate layer names.
+    """
+    input_ids = {id(x) for x in inputs}
+    finished, in_progress = set(), set()
+    ordered, layer_indices = [], {}
+    stops = set()  # nodes that produce a model input: the walk stops there
+
+    def visit(tensor):  # depth first, post-order: parents before children
+        layer, node_index, _ = tensor._keras_history
+        node = layer._inbound_nodes[node_index]
+        if node in finished:
+            return
+        if node in in_progress:
+            raise ValueError(
+                f'Tensor {tensor} from layer "{layer.name}" is part of a cycle.'
+            )
+        layer_indices.setdefault(layer, len(layer_indices))
+        in_progress.add(node)
+        if id(tensor) in input_ids:
+            stops.add(node)
+        else:
+            for kt in node.keras_inputs:
+                visit(kt)
+        in_progress.discard(node)
+        finished.add(node)
+        ordered.append(node)
+
+    for x in outputs:
+        visit(x)
+
+    # Depths: a node is one deeper than the deepest node that consumes it.
+    node_depth, layer_depth = {}, {}
+    for node in reversed(ordered):
+        depth = max(node_depth.setdefault(node, 0), layer_depth.get(node.layer, 0))
+        layer_depth[node.layer] = depth
+        node_depth[node] = depth
+        if node not in stops:
+            for parent in node.parent_nodes:
+                node_depth[parent] = max(depth + 1, node_depth.get(parent, 0))
+
+    nodes_by_depth = collections.defaultdict(list)
+    for node in ordered:  # keeps first-met order within a depth
+        nodes_by_depth[node_depth[node]].append(node)
+    layers_by_depth = collections.defaultdict(list)
+    for layer, depth in layer_depth.items():
+        layers_by_depth[depth].append(layer)
+    layers = []
+    for depth in sorted(layers_by_depth, reverse=True):
+        layers += sorted(layers_by_depth[depth], key=layer_indices.get)
+
+    # Every tensor a node needs must be computable from the inputs.
+    computable = set(input_ids)
+    done = []
+    for depth in sorted(nodes_by_depth, reverse=True):
+        for node in nodes_by_depth[depth]:
+            if node in stops:
+                continue
+            if not node.is_input:
+                for x in node.keras_inputs:
+                    if id(x) not in computable:
+                        raise ValueError(
+                            f"Graph disconnected: cannot obtain value for tensor {x} "
+                            f'at layer "{node.layer.name}". The following previous '
+                            f"layers were accessed without issue: {done}"
+                        )
+                computable.update(id(x) for x in node.outputs)
+                done.append(node.layer.name)
+    for x in outputs:
+        if id(x) not in computable:
+            raise ValueError(
+                f"Output {x} is not connected to `inputs`: it cannot be computed "
+                f"from {list(inputs)}."
+            )
+
+    counts = collections.Counter(layer.name for layer in layers)
+    for name, count in counts.items():
+        if count > 1:
+            raise ValueError(
+                f'The name "{name}" is used {count} times in the model. All layer '
+                "names should be unique."
+            )
+    return set(ordered), dict(nodes_by_depth), layers, dict(layers_by_depth)
+
+
+@keras_export(["kerasmini.Functional", "kerasmini.models.Functional"])
+class Functional(Model):
+    """A model whose layers are wired by calling them on KerasTensors.
+
+    Args:
+        inputs: a KerasTensor from :func:`~kerasmini.Input`, or a list or dict
+            of them.
+        outputs: KerasTensor(s) computed from ``inputs`` (nested lists, tuples
+            and dicts are kept in the output).
+        name: default ``functional``, ``functional_1``...
+        trainable: whether the weights are trainable.
+    """
+
+    def __init__(self, inputs, outputs, name=None, trainable=True, **kwargs):
+        Model.__init__(self, name=name, trainable=trainable, **kwargs)
+        self._init_graph_network(inputs, outputs)
+
+    def _init_graph_network(self, inputs, outputs):
+        """Validate the endpoints, map the graph and record its layers."""
+        for kind, structure in (("inputs", inputs), ("outputs", outputs)):
+            for x in flatten(structure):
+                if not is_keras_tensor(x):
+                    raise ValueError(
+                        f"All `{kind}` values must be KerasTensors. Received: "
+                        f"{kind}={structure} including invalid value {x} of type "
+                        f"{type(x)}"
+                    )
+                if x._keras_history is None:
+                    raise ValueError(
+                        f"Functional {kind} must come from `kerasmini.Input` or a "
+                        f"layer call. Received: {x} (missing previous layer "
+                        "metadata)."
+                    )
+        if isinstance(inputs, (list, tuple)) and len(inputs) == 1 and \
+                not isinstance(inputs[0], (list, tuple, dict)):
+            inputs = inputs[0] if isinstance(inputs, list) else inputs
+        self._inputs_struct = inputs
+        self._outputs_struct = outputs
+        self.inputs = flatten(inputs)
+        self.outputs = flatten(outputs)
+        ids = [id(x) for x in self.inputs]
+        if len(set(ids)) != len(ids):
+            raise ValueError(
+                "The list of inputs passed to the model contains the same input "
+                f"multiple times. All inputs should only appear once. Received "
+                f"inputs={self.inputs}"
+            )
+        self._input_layers = [x._keras_history.layer for x in self.inputs]
+        self._output_layers = [x._keras_history.layer for x in self.outputs]
+        self._input_coordinates = [tuple(x._keras_history) for x in self.inputs]
+        self._output_coordinates = [tuple(x._keras_history) for x in self.outputs]
+        nodes, by_depth, layers, layers_by_depth = map_graph(self.inputs, self.outputs)
+        self._network_nodes = nodes
+        self._nodes_by_depth = by_depth
+        self._graph_layers = layers
+        self._layers_by_depth = layers_by_depth
+        self.input_spec = [
+            InputSpec(shape=x.shape, name=layer.name)
+            for x, layer in zip(self.inputs, self._input_layers)
+        ]
+        self.built = True
+
+    # ------------------------------------------------------------ structure
+    @property
+    def layers(self):
+        """The model's layers, in decreasing depth (inputs first)."""
+        return list(self._graph_layers)
+
+    @property
+    def _layers(self):
+        return list(self._graph_layers)
+
+    @property
+    def input_names(self):
+        return [layer.name for layer in self._input_layers]
+
+    @property
+    def output_names(self):
+        return [layer.name for layer in self._output_layers]
+
+    @property
+    def input_shape(self):
+        shapes = [x.shape for x in self.inputs]
+        return shapes[0] if len(shapes) == 1 else shapes
+
+    @property
+    def output_shape(self):
+        shapes = [x.shape for x in self.outputs]
+        return shapes[0] if len(shapes) == 1 else shapes
+
+    @property
+    def input(self):
+        return self._inputs_struct
+
+    @property
+    def output(self):
+        return self._outputs_struct
+
+    # --------------------------------------------------------------- running
+    def call(self, inputs, training=None):
+        """Run the graph on concrete (or symbolic) inputs."""
+        return self._run_internal_graph(inputs, training=training)
+
+    def _standardize_inputs(self, inputs):
+        """Match ``inputs`` (single, list or dict) to ``self.inputs``."""
+        if isinstance(inputs, dict):
+            names = self.input_names
+            if isinstance(self._inputs_struct, dict):
+                names = list(self._inputs_struct)
+                mapping = {k: inputs.get(k) for k in names}
+            else:
+                mapping = {k: inputs.get(k) for k in names}
+            missing = [k for k, v in mapping.items() if v is None]
+            if missing:
+                raise ValueError(
+                    f'Missing data for input "{missing[0]}". You passed a data '
+                    f"dictionary with keys {list(inputs)}. Expected the following "
+                    f"keys: {names}"
+                )
+            flat = [mapping[k] for k in names] if not isinstance(
+                self._inputs_struct, dict) else flatten(
+                {k: mapping[k] for k in self._inputs_struct})
+        else:
+            flat = flatten(inputs)
+        if len(flat) != len(self.inputs):
+            raise ValueError(
+                f'Layer "{self.name}" expects {len(self.inputs)} input(s), but it '
+                f"received {len(flat)} input tensors. Inputs received: {flat}"
+            )
+        return [x if is_tensor(x) or is_keras_tensor(x) else convert_to_tensor(x)
+                for x in flat]
+
+    def _run_internal_graph(self, inputs, training=None):
+        """Compute the outputs depth by depth, deepest nodes first."""
+        flat = self._standardize_inputs(inputs)
+        values = {id(kt): value for kt, value in zip(self.inputs, flat)}
+        for depth in sorted(self._nodes_by_depth, reverse=True):
+            for node in self._nodes_by_depth[depth]:
+                if node.is_input or all(id(x) in values for x in node.outputs):
+                    continue  # an input: its value is given
+                args, kwargs = node.map_arguments(values)
+                outputs = node.layer(*args, **kwargs)
+                for kt, value in zip(node.outputs, flatten(outputs)):
+                    values[id(kt)] = value
+        return pack_sequence_as(self._outputs_struct, [values[id(x)] for x in self.outputs])
+
+    def compute_output_spec(self, inputs, training=None, **kwargs):
+        return super().compute_output_spec(inputs, training=training, **kwargs)
+
+    def __repr__(self):
+        return f"<{type(self).__name__} name={self.name}, built={self.built}>"

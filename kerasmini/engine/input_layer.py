@@ -1,0 +1,97 @@
+"""``Input()`` and ``InputLayer``: where a functional graph starts.
+
+``Input(shape=(5,))`` makes an :class:`InputLayer` (built from the start, no
+weights) and returns the KerasTensor it produces. The InputLayer records a
+node with no inputs, so the tensor's history is ``(input_layer, 0, 0)``.
+
+>>> from kerasmini.backend import clear_session
+>>> clear_session()
+>>> x = Input(shape=(5,))
+>>> x
+<KerasTensor shape=(None, 5), dtype=float32, name=input_layer>
+>>> x._keras_history
+KerasHistory(layer=<InputLayer name=input_layer, built=True>, node_index=0, tensor_index=0)
+"""
+
+from kerasmini.api_export import keras_export
+from kerasmini.engine.base_layer import Layer
+from kerasmini.engine.keras_tensor import KerasTensor
+from kerasmini.engine.node import Node
+
+
+@keras_export(["kerasmini.layers.InputLayer"])
+class InputLayer(Layer):
+    """The layer behind :func:`Input`: it holds one symbolic tensor.
+
+    Args:
+        shape: the shape without the batch dimension.
+        batch_size: optional fixed batch size.
+        dtype: the input dtype (default floatx).
+        batch_shape: the full shape including the batch dimension (instead
+            of ``shape`` and ``batch_size``).
+        name: auto ``input_layer``, ``input_layer_1``... if omitted.
+    """
+
+    def __init__(self, shape=None, batch_size=None, dtype=None, batch_shape=None,
+                 name=None, **kwargs):
+        for legacy in ("input_shape", "batch_input_shape"):
+            if legacy in kwargs:
+                value = kwargs.pop(legacy)
+                if legacy == "input_shape":
+                    shape = value
+                else:
+                    batch_shape = value
+        super().__init__(name=name, dtype=dtype, **kwargs)
+        if shape is not None and batch_shape is not None:
+            raise ValueError(
+                "You cannot pass both `shape` and `batch_shape` at the same time."
+            )
+        if shape is None and batch_shape is None:
+            raise ValueError("You must pass a `shape` argument.")
+        if shape is not None:
+            if isinstance(shape, int):
+                shape = (shape,)
+            try:
+                batch_shape = (batch_size,) + tuple(shape)
+            except TypeError:
+                raise ValueError(
+                    f"Argument `shape` must be a tuple of integers. "
+                    f"Received: shape={shape!r}"
+                ) from None
+        self._batch_shape = tuple(batch_shape)
+        self.built = True
+        tensor = KerasTensor(self._batch_shape, dtype=self.dtype, name=self.name)
+        Node(self, call_args=(), call_kwargs={}, outputs=tensor)
+
+    @property
+    def batch_shape(self):
+        return self._batch_shape
+
+    def call(self, inputs=None):
+        return inputs
+
+    def get_config(self):
+        return {"batch_shape": self._batch_shape, "dtype": self.dtype,
+                "name": self.name}
+
+
+@keras_export(["kerasmini.Input", "kerasmini.layers.Input"])
+def Input(shape=None, batch_size=None, dtype=None, batch_shape=None, name=None):
+    """A symbolic input: the KerasTensor a functional model starts from.
+
+    Args:
+        shape: shape without the batch dimension, e.g. ``(32,)``.
+        batch_size: optional fixed batch size.
+        dtype: the dtype (default floatx).
+        batch_shape: full shape including the batch dimension.
+        name: name of the InputLayer (and of the tensor).
+
+    Returns:
+        A :class:`~kerasmini.engine.keras_tensor.KerasTensor`.
+
+    >>> Input(shape=(3,), name="features").shape
+    (None, 3)
+    """
+    layer = InputLayer(shape=shape, batch_size=batch_size, dtype=dtype,
+                       batch_shape=batch_shape, name=name)
+    return layer.output

@@ -1,0 +1,124 @@
+"""``KerasTensor``: a placeholder with a shape and a dtype, and no value.
+
+Calling a layer on one does not compute anything: the layer infers the output
+shape and dtype, returns new KerasTensors, and records the call in a
+:class:`~kerasmini.engine.node.Node`. Each KerasTensor remembers where it came
+from in ``_keras_history = KerasHistory(layer, node_index, tensor_index)``,
+which is all :class:`~kerasmini.engine.functional.Functional` needs to walk
+the graph back from outputs to inputs.
+
+>>> x = KerasTensor((None, 5), name="x")
+>>> x
+<KerasTensor shape=(None, 5), dtype=float32, name=x>
+"""
+
+from kerasmini.backend import config
+from kerasmini.backend.naming import auto_name
+
+
+class KerasTensor:
+    """A symbolic tensor: shape (``None`` = unknown) and dtype, no value.
+
+    Args:
+        shape: a tuple of ints or ``None``.
+        dtype: dtype name (default :func:`~kerasmini.backend.floatx`).
+        name: auto-named ``keras_tensor``, ``keras_tensor_1``... if omitted.
+
+    >>> KerasTensor((None, 3)).ndim
+    2
+    """
+
+    def __init__(self, shape, dtype=None, name=None):
+        try:
+            self.shape = tuple(None if d is None else int(d) for d in shape)
+        except (TypeError, ValueError):
+            raise ValueError(
+                "A KerasTensor's shape must be a tuple of integers or None. "
+                f"Received: shape={shape!r}"
+            ) from None
+        self.dtype = config.standardize_dtype(dtype)
+        self.name = name or auto_name("KerasTensor")
+        self._keras_history = None
+
+    @property
+    def ndim(self) -> int:
+        return len(self.shape)
+
+    def __repr__(self):
+        return f"<KerasTensor shape={self.shape}, dtype={self.dtype}, name={self.name}>"
+
+    def __array__(self, dtype=None, copy=None):
+        raise ValueError(
+            "A KerasTensor is symbolic: it's a placeholder for a shape and a "
+            "dtype. It doesn't have any actual numerical value. You cannot "
+            "convert it to a NumPy array."
+        )
+
+    def __bool__(self):
+        raise TypeError("A symbolic KerasTensor cannot be used as a boolean.")
+
+    def __iter__(self):
+        raise NotImplementedError(
+            "Iterating over a symbolic KerasTensor is not supported."
+        )
+
+    def __len__(self):
+        raise TypeError("A symbolic KerasTensor has no length; read `.shape`.")
+
+
+def is_keras_tensor(x) -> bool:
+    """Whether ``x`` is a :class:`KerasTensor`.
+
+    >>> is_keras_tensor(KerasTensor((1,))), is_keras_tensor(1.0)
+    (True, False)
+    """
+    return isinstance(x, KerasTensor)
+
+
+def flatten(structure):
+    """The leaves of nested lists, tuples and dicts (dicts in key order).
+
+    >>> flatten([1, (2, {"a": 3})])
+    [1, 2, 3]
+    """
+    if isinstance(structure, (list, tuple)):
+        return [leaf for item in structure for leaf in flatten(item)]
+    if isinstance(structure, dict):
+        return [leaf for key in structure for leaf in flatten(structure[key])]
+    return [structure]
+
+
+def pack_sequence_as(structure, leaves):
+    """Put ``leaves`` back into the nesting of ``structure``.
+
+    >>> pack_sequence_as([0, (0, {"a": 0})], [1, 2, 3])
+    [1, (2, {'a': 3})]
+    """
+    it = iter(leaves)
+
+    def pack(s):
+        if isinstance(s, (list, tuple)):
+            return type(s)(pack(item) for item in s)
+        if isinstance(s, dict):
+            return {key: pack(value) for key, value in s.items()}
+        return next(it)
+
+    return pack(structure)
+
+
+def map_structure(fn, structure):
+    """Apply ``fn`` to every leaf, keeping the nesting.
+
+    >>> map_structure(lambda v: v * 2, {"a": [1, 2]})
+    {'a': [2, 4]}
+    """
+    return pack_sequence_as(structure, [fn(leaf) for leaf in flatten(structure)])
+
+
+def any_symbolic(*structures) -> bool:
+    """Whether any leaf of ``structures`` is a KerasTensor.
+
+    >>> any_symbolic([1, KerasTensor((1,))])
+    True
+    """
+    return any(is_keras_tensor(leaf) for s in structures for leaf in flatten(s))

@@ -1,0 +1,256 @@
+"""Initializers: how a new weight's first values are drawn.
+
+Each is a callable object ``init(shape, dtype) -> np.ndarray`` with a
+``get_config``; :func:`get` resolves a name (``"glorot_uniform"``), an
+object, or a plain callable. They draw from kerasmini's seeded generator
+(:func:`kerasmini.utils.set_random_seed`).
+
+>>> import numpy as np
+>>> get("zeros")((2,), "float32")
+array([0., 0.], dtype=float32)
+>>> w = GlorotUniform(seed=0)((64, 64), "float32")
+>>> bool(np.abs(w).max() <= np.sqrt(6 / 128))
+True
+"""
+
+import numpy as np
+
+from kerasmini.api_export import keras_export
+from kerasmini.backend import random as _random
+from kerasmini.backend.config import standardize_dtype
+
+
+def _fans(shape):
+    """(fan_in, fan_out) as Keras computes them (conv kernels: receptive field)."""
+    if len(shape) < 1:
+        return 1, 1
+    if len(shape) == 1:
+        return shape[0], shape[0]
+    if len(shape) == 2:
+        return shape[0], shape[1]
+    receptive = int(np.prod(shape[:-2]))
+    return shape[-2] * receptive, shape[-1] * receptive
+
+
+class Initializer:
+    """Base class: ``__call__(shape, dtype)`` returns an array."""
+
+    def __call__(self, shape, dtype=None):
+        raise NotImplementedError
+
+    def get_config(self):
+        return {}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+    def __repr__(self):
+        args = ", ".join(f"{k}={v!r}" for k, v in self.get_config().items())
+        return f"{type(self).__name__}({args})"
+
+
+class _Seeded(Initializer):
+    def __init__(self, seed=None):
+        self.seed = seed
+
+    def _rng(self):
+        return _random.generator(self.seed)
+
+    def get_config(self):
+        return {"seed": self.seed}
+
+
+@keras_export("kerasmini.initializers.Zeros")
+class Zeros(Initializer):
+    """All zeros."""
+
+    def __call__(self, shape, dtype=None):
+        return np.zeros(shape, dtype=standardize_dtype(dtype))
+
+
+@keras_export("kerasmini.initializers.Ones")
+class Ones(Initializer):
+    """All ones."""
+
+    def __call__(self, shape, dtype=None):
+        return np.ones(shape, dtype=standardize_dtype(dtype))
+
+
+@keras_export("kerasmini.initializers.Constant")
+class Constant(Initializer):
+    """Every value equal to ``value``."""
+
+    def __init__(self, value=0.0):
+        self.value = value
+
+    def __call__(self, shape, dtype=None):
+        return np.full(shape, self.value, dtype=standardize_dtype(dtype))
+
+    def get_config(self):
+        return {"value": self.value}
+
+
+@keras_export("kerasmini.initializers.RandomNormal")
+class RandomNormal(_Seeded):
+    """Normal with ``mean`` and ``stddev``."""
+
+    def __init__(self, mean=0.0, stddev=0.05, seed=None):
+        super().__init__(seed)
+        self.mean, self.stddev = mean, stddev
+
+    def __call__(self, shape, dtype=None):
+        return self._rng().normal(self.mean, self.stddev, shape).astype(standardize_dtype(dtype))
+
+    def get_config(self):
+        return {"mean": self.mean, "stddev": self.stddev, "seed": self.seed}
+
+
+@keras_export("kerasmini.initializers.RandomUniform")
+class RandomUniform(_Seeded):
+    """Uniform in ``[minval, maxval)``."""
+
+    def __init__(self, minval=-0.05, maxval=0.05, seed=None):
+        super().__init__(seed)
+        self.minval, self.maxval = minval, maxval
+
+    def __call__(self, shape, dtype=None):
+        return self._rng().uniform(self.minval, self.maxval, shape).astype(
+            standardize_dtype(dtype))
+
+    def get_config(self):
+        return {"minval": self.minval, "maxval": self.maxval, "seed": self.seed}
+
+
+@keras_export("kerasmini.initializers.TruncatedNormal")
+class TruncatedNormal(_Seeded):
+    """Normal, redrawn beyond two standard deviations."""
+
+    def __init__(self, mean=0.0, stddev=0.05, seed=None):
+        super().__init__(seed)
+        self.mean, self.stddev = mean, stddev
+
+    def __call__(self, shape, dtype=None):
+        return _truncated(self._rng(), shape, self.stddev, dtype) + self.mean
+
+    def get_config(self):
+        return {"mean": self.mean, "stddev": self.stddev, "seed": self.seed}
+
+
+def _truncated(rng, shape, stddev, dtype):
+    values = rng.normal(0.0, 1.0, shape)
+    bad = np.abs(values) > 2
+    while bad.any():
+        values[bad] = rng.normal(0.0, 1.0, int(bad.sum()))
+        bad = np.abs(values) > 2
+    return (values * stddev).astype(standardize_dtype(dtype))
+
+
+@keras_export("kerasmini.initializers.VarianceScaling")
+class VarianceScaling(_Seeded):
+    """Scale the variance by the fans: ``scale / n`` where ``n`` is fan_in,
+    fan_out or their average; ``distribution`` is ``truncated_normal``,
+    ``untruncated_normal`` or ``uniform``."""
+
+    def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal",
+                 seed=None):
+        super().__init__(seed)
+        if mode not in ("fan_in", "fan_out", "fan_avg"):
+            raise ValueError(
+                "Invalid `mode` argument: expected one of {'fan_in', 'fan_out', "
+                f"'fan_avg'}}. Received: mode={mode}"
+            )
+        if distribution not in ("truncated_normal", "untruncated_normal", "uniform"):
+            raise ValueError(
+                "Invalid `distribution` argument: expected one of {'normal', "
+                f"'uniform'}}. Received: distribution={distribution}"
+            )
+        self.scale, self.mode, self.distribution = scale, mode, distribution
+
+    def __call__(self, shape, dtype=None):
+        fan_in, fan_out = _fans(shape)
+        n = {"fan_in": fan_in, "fan_out": fan_out,
+             "fan_avg": (fan_in + fan_out) / 2.0}[self.mode]
+        variance = self.scale / max(1.0, n)
+        rng = self._rng()
+        if self.distribution == "uniform":
+            limit = np.sqrt(3.0 * variance)
+            return rng.uniform(-limit, limit, shape).astype(standardize_dtype(dtype))
+        if self.distribution == "untruncated_normal":
+            return rng.normal(0.0, np.sqrt(variance), shape).astype(standardize_dtype(dtype))
+        # 0.879... = stddev of a unit normal truncated at two stddevs
+        return _truncated(rng, shape, np.sqrt(variance) / 0.87962566103423978, dtype)
+
+    def get_config(self):
+        return {"scale": self.scale, "mode": self.mode,
+                "distribution": self.distribution, "seed": self.seed}
+
+
+def _scaling(name, scale, mode, distribution, doc):
+    def __init__(self, seed=None):
+        VarianceScaling.__init__(self, scale, mode, distribution, seed)
+
+    def get_config(self):
+        return {"seed": self.seed}
+
+    cls = type(name, (VarianceScaling,), {
+        "__init__": __init__, "get_config": get_config, "__doc__": doc,
+        "__module__": __name__})
+    return keras_export(f"kerasmini.initializers.{name}")(cls)
+
+
+GlorotUniform = _scaling("GlorotUniform", 1.0, "fan_avg", "uniform",
+                         "Uniform in +-sqrt(6 / (fan_in + fan_out)) (Keras's default).")
+GlorotNormal = _scaling("GlorotNormal", 1.0, "fan_avg", "truncated_normal",
+                        "Truncated normal, stddev sqrt(2 / (fan_in + fan_out)).")
+HeNormal = _scaling("HeNormal", 2.0, "fan_in", "truncated_normal",
+                    "Truncated normal, stddev sqrt(2 / fan_in) (for relu).")
+HeUniform = _scaling("HeUniform", 2.0, "fan_in", "uniform",
+                     "Uniform in +-sqrt(6 / fan_in).")
+LecunNormal = _scaling("LecunNormal", 1.0, "fan_in", "truncated_normal",
+                       "Truncated normal, stddev sqrt(1 / fan_in).")
+LecunUniform = _scaling("LecunUniform", 1.0, "fan_in", "uniform",
+                        "Uniform in +-sqrt(3 / fan_in).")
+
+ALL = {
+    "zeros": Zeros, "ones": Ones, "constant": Constant,
+    "random_normal": RandomNormal, "random_uniform": RandomUniform,
+    "truncated_normal": TruncatedNormal, "variance_scaling": VarianceScaling,
+    "glorot_uniform": GlorotUniform, "glorot_normal": GlorotNormal,
+    "he_normal": HeNormal, "he_uniform": HeUniform,
+    "lecun_normal": LecunNormal, "lecun_uniform": LecunUniform,
+}
+
+
+@keras_export("kerasmini.initializers.get")
+def get(identifier):
+    """Resolve an initializer from a name, a class name, an object or a callable.
+
+    >>> get("he_normal"), get("HeNormal")
+    (HeNormal(seed=None), HeNormal(seed=None))
+    """
+    if identifier is None:
+        return None
+    if isinstance(identifier, Initializer) or (
+            callable(identifier) and not isinstance(identifier, type)):
+        return identifier
+    if isinstance(identifier, dict):
+        from kerasmini.saving.serialization import deserialize_keras_object
+
+        return deserialize_keras_object(identifier)
+    if isinstance(identifier, str):
+        by_class = {cls.__name__: cls for cls in ALL.values()}
+        cls = ALL.get(identifier) or by_class.get(identifier)
+        if cls is not None:
+            return cls()
+    raise ValueError(
+        f"Could not interpret initializer identifier: {identifier!r}. "
+        f"Known names: {sorted(ALL)}"
+    )
+
+
+def serialize(initializer):
+    """The name-and-config form of ``initializer``."""
+    from kerasmini.saving.serialization import serialize_keras_object
+
+    return serialize_keras_object(initializer)

@@ -1,0 +1,30 @@
+"""``Activation``: apply an activation function as a layer.
+
+>>> import numpy as np
+>>> Activation("relu")(np.array([[-1.0, 2.0]]))
+array([[0., 2.]], dtype=float32)
+"""
+
+from kerasmini import activations
+from kerasmini.api_export import keras_export
+from kerasmini.engine.base_layer import Layer
+
+
+@keras_export("kerasmini.layers.Activation")
+class Activation(Layer):
+    """Applies ``activation`` (a name or a callable) element-wise."""
+
+    def __init__(self, activation, **kwargs):
+        super().__init__(**kwargs)
+        self.activation = activations.get(activation)
+
+    def call(self, inputs):
+        return self.activation(inputs)
+
+    def compute_output_shape(self, input_shape):
+        return input_shape
+
+    def get_config(self):
+        config = super().get_config()
+        config["activation"] = activations.serialize(self.activation)
+        return config

@@ -1,0 +1,104 @@
+"""``Dense``: ``activation(inputs @ kernel + bias)``.
+
+The example every chapter comes back to: configuration in ``__init__``,
+weights in ``build`` (the kernel's first dimension is the input's last), a
+seven-line ``call``.
+
+>>> import numpy as np
+>>> from kerasmini.backend import clear_session
+>>> clear_session()
+>>> layer = Dense(3)
+>>> layer(np.ones((2, 4))).shape
+(2, 3)
+>>> [w.path for w in layer.weights], layer.input_spec
+(['dense/kernel', 'dense/bias'], InputSpec(min_ndim=2, axes={-1: 4}))
+"""
+
+from kerasmini import activations, constraints, initializers, regularizers
+from kerasmini.api_export import keras_export
+from kerasmini.backend import ops
+from kerasmini.engine.base_layer import Layer
+from kerasmini.engine.input_spec import InputSpec
+
+
+@keras_export("kerasmini.layers.Dense")
+class Dense(Layer):
+    """A densely connected layer.
+
+    Args:
+        units: size of the last output dimension (a positive integer).
+        activation: name or callable; ``None`` means linear.
+        use_bias: whether to add a bias vector.
+        kernel_initializer, bias_initializer: initializers
+            (``"glorot_uniform"`` and ``"zeros"``).
+        kernel_regularizer, bias_regularizer: optional penalties.
+        kernel_constraint, bias_constraint: optional constraints.
+    """
+
+    def __init__(self, units, activation=None, use_bias=True,
+                 kernel_initializer="glorot_uniform", bias_initializer="zeros",
+                 kernel_regularizer=None, bias_regularizer=None,
+                 activity_regularizer=None, kernel_constraint=None,
+                 bias_constraint=None, **kwargs):
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        if not isinstance(units, int) or isinstance(units, bool) or units <= 0:
+            raise ValueError(
+                "Received an invalid value for `units`, expected a positive "
+                f"integer. Received: units={units}"
+            )
+        self.units = units
+        self.activation = activations.get(activation)
+        self.use_bias = use_bias
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
+        self.kernel_constraint = constraints.get(kernel_constraint)
+        self.bias_constraint = constraints.get(bias_constraint)
+        self.input_spec = InputSpec(min_ndim=2)
+
+    def build(self, input_shape):
+        last_dim = input_shape[-1]
+        if last_dim is None:
+            raise ValueError(
+                "The last dimension of the inputs to `Dense` should be defined. "
+                f"Found `None`. Full input shape received: {input_shape}"
+            )
+        self.kernel = self.add_weight(
+            name="kernel", shape=(last_dim, self.units),
+            initializer=self.kernel_initializer,
+            regularizer=self.kernel_regularizer, constraint=self.kernel_constraint)
+        self.bias = None
+        if self.use_bias:
+            self.bias = self.add_weight(
+                name="bias", shape=(self.units,), initializer=self.bias_initializer,
+                regularizer=self.bias_regularizer, constraint=self.bias_constraint)
+        self.input_spec = InputSpec(min_ndim=2, axes={-1: last_dim})
+
+    def call(self, inputs):
+        if not str(inputs.dtype).startswith("float"):
+            inputs = ops.cast(inputs, self.dtype)
+        x = ops.matmul(inputs, self.kernel)  # (batch, ..., units)
+        if self.bias is not None:
+            x = ops.add(x, self.bias)
+        return self.activation(x)
+
+    def compute_output_shape(self, input_shape):
+        return tuple(input_shape[:-1]) + (self.units,)
+
+    def get_config(self):
+        from kerasmini.saving.serialization import serialize_keras_object as ser
+
+        config = super().get_config()
+        config.update({
+            "units": self.units,
+            "activation": activations.serialize(self.activation),
+            "use_bias": self.use_bias,
+            "kernel_initializer": ser(self.kernel_initializer),
+            "bias_initializer": ser(self.bias_initializer),
+            "kernel_regularizer": ser(self.kernel_regularizer),
+            "bias_regularizer": ser(self.bias_regularizer),
+            "kernel_constraint": ser(self.kernel_constraint),
+            "bias_constraint": ser(self.bias_constraint),
+        })
+        return config

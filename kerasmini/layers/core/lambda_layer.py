@@ -1,0 +1,66 @@
+"""``Lambda``: wrap an arbitrary function of tensors as a layer.
+
+Handy for small glue, but its config holds Python code, so loading a saved
+Lambda runs code from the file: kerasmini (like Keras) refuses that unless
+``safe_mode=False``.
+
+>>> import numpy as np
+>>> from kerasmini.backend import ops
+>>> Lambda(lambda x: ops.multiply(x, 2.0))(np.array([[1.0]]))
+array([[2.]], dtype=float32)
+"""
+
+from kerasmini.api_export import keras_export
+from kerasmini.engine.base_layer import Layer
+
+
+@keras_export("kerasmini.layers.Lambda")
+class Lambda(Layer):
+    """Applies ``function(inputs, **arguments)``.
+
+    Args:
+        function: a callable of the inputs.
+        output_shape: optional output shape (else found by a dry run).
+        arguments: extra keyword arguments for ``function``.
+    """
+
+    def __init__(self, function, output_shape=None, mask=None, arguments=None,
+                 **kwargs):
+        super().__init__(**kwargs)
+        if not callable(function):
+            raise TypeError(
+                "Argument `function` must be callable. Received: "
+                f"function={function!r} (of type {type(function).__name__})"
+            )
+        self.function = function
+        self._output_shape = output_shape
+        self.arguments = dict(arguments or {})
+
+    def call(self, inputs):
+        return self.function(inputs, **self.arguments)
+
+    def compute_output_shape(self, input_shape):
+        if self._output_shape is None:
+            return Layer.compute_output_shape(self, input_shape)
+        if callable(self._output_shape):
+            return self._output_shape(input_shape)
+        return (input_shape[0],) + tuple(self._output_shape)
+
+    def compute_output_spec(self, *args, **kwargs):
+        if self._output_shape is None:
+            from kerasmini.engine.base_layer import _infer_by_dry_run
+
+            return _infer_by_dry_run(self, args, kwargs)
+        return super().compute_output_spec(*args, **kwargs)
+
+    def get_config(self):
+        from kerasmini.saving.serialization import serialize_function
+
+        config = super().get_config()
+        config.update({
+            "function": serialize_function(self.function),
+            "output_shape": self._output_shape if not callable(self._output_shape)
+            else serialize_function(self._output_shape),
+            "arguments": self.arguments,
+        })
+        return config

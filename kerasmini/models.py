@@ -1,0 +1,12 @@
+"""``kerasmini.models``: the model classes under their Keras path.
+
+>>> from kerasmini import models
+>>> models.Sequential.__mro__[1].__name__
+'Functional'
+"""
+
+from kerasmini.engine.functional import Functional
+from kerasmini.engine.sequential import Sequential
+from kerasmini.engine.training import Model
+
+__all__ = ["Functional", "Model", "Sequential"]

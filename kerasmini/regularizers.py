@@ -1,0 +1,109 @@
+"""Weight regularizers: penalties added to the model's loss.
+
+A regularizer is a callable ``reg(weight) -> scalar``. ``add_weight(...,
+regularizer=...)`` attaches it to the variable, and ``layer.losses`` collects
+``reg(weight)`` for every weight, so ``fit`` minimises loss plus penalties.
+
+>>> import numpy as np
+>>> float(L2(0.5)(np.array([1.0, 2.0])))
+2.5
+"""
+
+from kerasmini.api_export import keras_export
+from kerasmini.backend import ops
+
+
+class Regularizer:
+    """Base class: ``__call__(x)`` returns a scalar penalty."""
+
+    def __call__(self, x):
+        return 0.0
+
+    def get_config(self):
+        return {}
+
+    @classmethod
+    def from_config(cls, config):
+        return cls(**config)
+
+    def __repr__(self):
+        args = ", ".join(f"{k}={v!r}" for k, v in self.get_config().items())
+        return f"{type(self).__name__}({args})"
+
+
+def _check(name, value):
+    if not isinstance(value, (int, float)) or value < 0:
+        raise ValueError(
+            f"Value for argument `{name}` must be a non-negative number. "
+            f"Received: {name}={value!r}"
+        )
+    return float(value)
+
+
+@keras_export(["kerasmini.regularizers.L1L2", "kerasmini.regularizers.l1_l2"])
+class L1L2(Regularizer):
+    """``l1 * sum(|x|) + l2 * sum(x**2)``."""
+
+    def __init__(self, l1=0.0, l2=0.0):
+        self.l1, self.l2 = _check("l1", l1), _check("l2", l2)
+
+    def __call__(self, x):
+        penalty = 0.0
+        if self.l1:
+            penalty = ops.add(penalty, ops.multiply(self.l1, ops.sum(ops.abs(x))))
+        if self.l2:
+            penalty = ops.add(penalty, ops.multiply(self.l2, ops.sum(ops.square(x))))
+        return penalty
+
+    def get_config(self):
+        return {"l1": self.l1, "l2": self.l2}
+
+
+@keras_export(["kerasmini.regularizers.L1", "kerasmini.regularizers.l1"])
+class L1(L1L2):
+    """``l1 * sum(|x|)``."""
+
+    def __init__(self, l1=0.01):
+        super().__init__(l1=l1)
+
+    def get_config(self):
+        return {"l1": self.l1}
+
+
+@keras_export(["kerasmini.regularizers.L2", "kerasmini.regularizers.l2"])
+class L2(L1L2):
+    """``l2 * sum(x**2)``."""
+
+    def __init__(self, l2=0.01):
+        super().__init__(l2=l2)
+
+    def get_config(self):
+        return {"l2": self.l2}
+
+
+ALL = {"l1": L1, "l2": L2, "l1_l2": L1L2, "L1": L1, "L2": L2, "L1L2": L1L2}
+
+
+@keras_export("kerasmini.regularizers.get")
+def get(identifier):
+    """Resolve a regularizer from ``None``, a name, an object or a callable.
+
+    >>> get("l2")
+    L2(l2=0.01)
+    """
+    if identifier is None:
+        return None
+    if isinstance(identifier, str):
+        if identifier in ALL:
+            return ALL[identifier]()
+        raise ValueError(
+            f"Could not interpret regularizer identifier: {identifier!r}. "
+            f"Known names: {sorted(ALL)}"
+        )
+    if isinstance(identifier, dict):
+        from kerasmini.saving.serialization import deserialize_keras_object
+
+        return deserialize_keras_object(identifier)
+    if callable(identifier):
+        return identifier
+    raise ValueError(f"Could not interpret regularizer identifier: {identifier!r}")

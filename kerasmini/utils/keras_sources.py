@@ -1,0 +1,652 @@
+"""Pinned links to the real Keras source, one table for the whole book.
+
+Every chapter reads kerasmini beside the Keras code it imitates. The links go to
+exact line ranges at two fixed tags of ``keras-team/keras``, so they never drift:
+Keras 2 is tag ``v2.6.0`` (the tf.keras of TensorFlow 2.6, files under
+``keras/``) and Keras 3 is tag ``v3.15.1`` (files under ``keras/src/``).
+
+Keys are kerasmini-style dotted names: a class (``"Dense"``), a method
+(``"Layer.add_weight"``) or a function (``"map_graph"``). Each key has one
+:class:`SourceRef` per Keras version, or ``None`` where that version has no
+counterpart. When the counterpart is called something else in the real source
+(Keras 2 ``_map_graph_network`` for ``map_graph``, Keras 3
+``TensorFlowTrainer.fit`` for ``Model.fit``), :attr:`SourceRef.symbol` names it.
+
+A range starts at the ``def``/``class`` line, or at its first decorator, and ends
+at the last line of the body. ``Layer`` and ``Model`` are thousands of lines long,
+so their ranges stop at the end of the class docstring.
+:func:`verify_against_checkout` re-checks every range against a git mirror.
+
+>>> keras_source("Dense.call").keras3.label
+'Keras 3.15 keras/src/layers/core/dense.py#L221-L227'
+"""
+
+from __future__ import annotations
+
+import ast
+import difflib
+import re
+import subprocess
+from dataclasses import dataclass
+
+KERAS2_TAG = "v2.6.0"  # commit 3a33d53ea4aca312c5ad650b4883d9bac608a32e
+KERAS3_TAG = "v3.15.1"  # commit 250b42181ce9f37df68319d8f4753ec89a349a43
+REPO_URL = "https://github.com/keras-team/keras"
+
+
+@dataclass(frozen=True)
+class SourceRef:
+    """One pinned range of lines in the real Keras source.
+
+    Args:
+        tag: ``KERAS2_TAG`` or ``KERAS3_TAG``.
+        path: the file inside the repository, e.g. ``"keras/engine/base_layer.py"``.
+        start: first line (the ``def``/``class`` line or its first decorator).
+        end: last line, inclusive.
+        symbol: the dotted name of the definition in the real source when it
+            differs from the table key (``"OptimizerV2.apply_gradients"`` for
+            ``"Optimizer.apply_gradients"``); empty when it is the key itself.
+
+    >>> ref = SourceRef(KERAS2_TAG, "keras/engine/base_layer.py", 926, 1046)
+    >>> ref.label
+    'Keras 2.6 keras/engine/base_layer.py#L926-L1046'
+    >>> ref.url
+    'https://github.com/keras-team/keras/blob/v2.6.0/keras/engine/base_layer.py#L926-L1046'
+    """
+
+    tag: str
+    path: str
+    start: int
+    end: int
+    symbol: str = ""
+
+    @property
+    def url(self) -> str:
+        """The GitHub link that highlights the range at the pinned tag."""
+        return f"{REPO_URL}/blob/{self.tag}/{self.path}#L{self.start}-L{self.end}"
+
+    @property
+    def label(self) -> str:
+        """Short link text: Keras major.minor version, path and line range."""
+        version = ".".join(self.tag.lstrip("v").split(".")[:2])
+        return f"Keras {version} {self.path}#L{self.start}-L{self.end}"
+
+
+@dataclass(frozen=True)
+class KerasSource:
+    """Where one kerasmini name lives in Keras 2 and in Keras 3.
+
+    Either side is ``None`` when that version has no counterpart.
+
+    >>> source = keras_source("Node.iterate_inbound")
+    >>> source.keras2.path, source.keras3
+    ('keras/engine/node.py', None)
+    """
+
+    keras2: SourceRef | None
+    keras3: SourceRef | None
+
+
+def _k2(path: str, start: int, end: int, symbol: str = "") -> SourceRef:
+    return SourceRef(KERAS2_TAG, path, start, end, symbol)
+
+
+def _k3(path: str, start: int, end: int, symbol: str = "") -> SourceRef:
+    return SourceRef(KERAS3_TAG, path, start, end, symbol)
+
+
+_K2_BACKEND = "keras/backend.py"
+_K2_LAYER = "keras/engine/base_layer.py"
+_K2_NODE = "keras/engine/node.py"
+_K2_FUNCTIONAL = "keras/engine/functional.py"
+_K2_TRAINING = "keras/engine/training.py"
+_K2_SEQUENTIAL = "keras/engine/sequential.py"
+_K2_CORE = "keras/layers/core.py"
+_K2_CALLBACKS = "keras/callbacks.py"
+_K2_GENERIC = "keras/utils/generic_utils.py"
+_K2_OPTIMIZER = "keras/optimizer_v2/optimizer_v2.py"
+_K3_LAYER = "keras/src/layers/layer.py"
+_K3_NODE = "keras/src/ops/node.py"
+_K3_FUNCTION = "keras/src/ops/function.py"
+_K3_FUNCTIONAL = "keras/src/models/functional.py"
+_K3_MODEL = "keras/src/models/model.py"
+_K3_TF_TRAINER = "keras/src/backend/tensorflow/trainer.py"
+_K3_SEQUENTIAL = "keras/src/models/sequential.py"
+_K3_DENSE = "keras/src/layers/core/dense.py"
+_K3_SERIALIZATION = "keras/src/saving/serialization_lib.py"
+_K3_SAVING = "keras/src/saving/saving_lib.py"
+_K3_OPTIMIZER = "keras/src/optimizers/base_optimizer.py"
+
+# Keras 3 trains through a backend Trainer; kerasmini's loop has a GradientTape,
+# so the model-training rows point at the TensorFlow backend's trainer.
+KERAS_SOURCES: dict[str, KerasSource] = {
+    # backend: variables, names, global state
+    "Variable": KerasSource(
+        _k2(_K2_BACKEND, 1012, 1060, "variable"),
+        _k3("keras/src/backend/common/variables.py", 15, 552),
+    ),
+    "Variable.assign": KerasSource(
+        None,
+        _k3("keras/src/backend/common/variables.py", 282, 298),
+    ),
+    "name_scope": KerasSource(
+        _k2(_K2_BACKEND, 979, 1005),
+        _k3("keras/src/backend/common/name_scope.py", 4, 62),
+    ),
+    "unique_object_name": KerasSource(
+        _k2(_K2_BACKEND, 1085, 1138),
+        _k3("keras/src/utils/naming.py", 8, 10, "auto_name"),
+    ),
+    "get_uid": KerasSource(
+        _k2(_K2_BACKEND, 184, 207),
+        _k3("keras/src/utils/naming.py", 34, 57),
+    ),
+    "clear_session": KerasSource(
+        _k2(_K2_BACKEND, 219, 281),
+        _k3("keras/src/backend/common/global_state.py", 24, 98),
+    ),
+    "track_variable": KerasSource(
+        _k2(_K2_BACKEND, 1071, 1077),
+        None,
+    ),
+    "keras_export": KerasSource(
+        None,
+        _k3("keras/src/api_export.py", 33, 39),
+    ),
+    # engine: Layer
+    "Layer": KerasSource(
+        _k2(_K2_LAYER, 83, 255),
+        _k3(_K3_LAYER, 70, 220),
+    ),
+    "Layer.__init__": KerasSource(
+        _k2(_K2_LAYER, 299, 436),
+        _k3(_K3_LAYER, 264, 344),
+    ),
+    "Layer.build": KerasSource(
+        _k2(_K2_LAYER, 438, 457),
+        _k3(_K3_LAYER, 427, 439),
+    ),
+    "Layer.call": KerasSource(
+        _k2(_K2_LAYER, 459, 502),
+        _k3(_K3_LAYER, 1062, 1063),
+    ),
+    "Layer.add_weight": KerasSource(
+        _k2(_K2_LAYER, 527, 685),
+        _k3(_K3_LAYER, 524, 636),
+    ),
+    "Layer._maybe_build": KerasSource(
+        _k2(_K2_LAYER, 2630, 2671),
+        _k3(_K3_LAYER, 1539, 1585),
+    ),
+    "Layer.__call__": KerasSource(
+        _k2(_K2_LAYER, 926, 1046),
+        _k3(_K3_LAYER, 872, 1060),
+    ),
+    "Layer.__setattr__": KerasSource(
+        _k2(_K2_LAYER, 2771, 2842),
+        _k3(_K3_LAYER, 1624, 1651),
+    ),
+    "Layer.trainable_weights": KerasSource(
+        _k2(_K2_LAYER, 1300, 1313),
+        _k3(_K3_LAYER, 732, 740),
+    ),
+    "Layer.weights": KerasSource(
+        _k2(_K2_LAYER, 1336, 1343),
+        _k3(_K3_LAYER, 711, 730),
+    ),
+    "Layer.get_weights": KerasSource(
+        _k2(_K2_LAYER, 1811, 1853),
+        _k3(_K3_LAYER, 770, 772),
+    ),
+    "Layer.set_weights": KerasSource(
+        _k2(_K2_LAYER, 1726, 1809),
+        _k3(_K3_LAYER, 774, 790),
+    ),
+    "Layer.count_params": KerasSource(
+        _k2(_K2_LAYER, 2132, 2151),
+        _k3(_K3_LAYER, 1523, 1537),
+    ),
+    "Layer.compute_output_shape": KerasSource(
+        _k2(_K2_LAYER, 750, 793),
+        _k3(_K3_LAYER, 1248, 1253),
+    ),
+    "Layer.get_config": KerasSource(
+        _k2(_K2_LAYER, 687, 730),
+        _k3(_K3_LAYER, 1743, 1755),
+    ),
+    "Layer._set_training_mode": KerasSource(
+        _k2(_K2_LAYER, 1131, 1172),
+        _k3(_K3_LAYER, 1065, 1086, "Layer._resolve_and_populate_arg"),
+    ),
+    # engine: input spec, symbolic tensors, nodes
+    "InputSpec": KerasSource(
+        _k2("keras/engine/input_spec.py", 25, 128),
+        _k3("keras/src/layers/input_spec.py", 6, 119),
+    ),
+    "assert_input_compatibility": KerasSource(
+        _k2("keras/engine/input_spec.py", 154, 269),
+        _k3("keras/src/layers/input_spec.py", 122, 261),
+    ),
+    "KerasTensor": KerasSource(
+        _k2("keras/engine/keras_tensor.py", 30, 379),
+        _k3("keras/src/backend/common/keras_tensor.py", 6, 399),
+    ),
+    "Input": KerasSource(
+        _k2("keras/engine/input_layer.py", 254, 391),
+        _k3("keras/src/layers/core/input_layer.py", 145, 221),
+    ),
+    "InputLayer": KerasSource(
+        _k2("keras/engine/input_layer.py", 36, 251),
+        _k3("keras/src/layers/core/input_layer.py", 9, 142),
+    ),
+    "Node": KerasSource(
+        _k2(_K2_NODE, 33, 258),
+        _k3(_K3_NODE, 8, 108),
+    ),
+    "KerasHistory": KerasSource(
+        _k2(_K2_NODE, 261, 283),
+        _k3(_K3_NODE, 111, 139),
+    ),
+    "Node.iterate_inbound": KerasSource(
+        _k2(_K2_NODE, 128, 139),
+        None,
+    ),
+    "Node.parent_nodes": KerasSource(
+        _k2(_K2_NODE, 117, 126),
+        _k3(_K3_NODE, 95, 108),
+    ),
+    # engine: Functional
+    "Functional": KerasSource(
+        _k2(_K2_FUNCTIONAL, 41, 871),
+        _k3(_K3_FUNCTIONAL, 27, 509),
+    ),
+    "Functional.__init__": KerasSource(
+        _k2(_K2_FUNCTIONAL, 111, 221, "Functional._init_graph_network"),
+        _k3(_K3_FUNCTIONAL, 102, 148),
+    ),
+    "Functional._init_graph_network": KerasSource(
+        _k2(_K2_FUNCTIONAL, 111, 221),
+        _k3(_K3_FUNCTION, 46, 96, "Function.__init__"),
+    ),
+    "map_graph": KerasSource(
+        _k2(_K2_FUNCTIONAL, 878, 997, "_map_graph_network"),
+        _k3(_K3_FUNCTION, 260, 388),
+    ),
+    "Functional._run_internal_graph": KerasSource(
+        _k2(_K2_FUNCTIONAL, 506, 562),
+        _k3(_K3_FUNCTION, 173, 226, "Function._run_through_graph"),
+    ),
+    "Functional.get_config": KerasSource(
+        _k2(_K2_FUNCTIONAL, 642, 643),
+        _k3(_K3_FUNCTIONAL, 435, 509),
+    ),
+    # engine: Model and training
+    "Model": KerasSource(
+        _k2(_K2_TRAINING, 102, 178),
+        _k3(_K3_MODEL, 38, 142),
+    ),
+    "Model.__new__": KerasSource(
+        _k2(_K2_TRAINING, 184, 191),
+        _k3(_K3_MODEL, 144, 150),
+    ),
+    "Model.compile": KerasSource(
+        _k2(_K2_TRAINING, 449, 571),
+        _k3("keras/src/trainers/trainer.py", 38, 236, "Trainer.compile"),
+    ),
+    "Model.fit": KerasSource(
+        _k2(_K2_TRAINING, 876, 1239),
+        _k3(_K3_TF_TRAINER, 314, 453, "TensorFlowTrainer.fit"),
+    ),
+    "Model.train_step": KerasSource(
+        _k2(_K2_TRAINING, 755, 801),
+        _k3(_K3_TF_TRAINER, 53, 88, "TensorFlowTrainer.train_step"),
+    ),
+    "Model.test_step": KerasSource(
+        _k2(_K2_TRAINING, 1241, 1280),
+        _k3(_K3_TF_TRAINER, 90, 105, "TensorFlowTrainer.test_step"),
+    ),
+    "Model.predict_step": KerasSource(
+        _k2(_K2_TRAINING, 1515, 1537),
+        _k3(_K3_TF_TRAINER, 107, 113, "TensorFlowTrainer.predict_step"),
+    ),
+    "Model.make_train_function": KerasSource(
+        _k2(_K2_TRAINING, 803, 874),
+        _k3(_K3_TF_TRAINER, 254, 257, "TensorFlowTrainer.make_train_function"),
+    ),
+    "Model.evaluate": KerasSource(
+        _k2(_K2_TRAINING, 1352, 1513),
+        _k3(_K3_TF_TRAINER, 455, 519, "TensorFlowTrainer.evaluate"),
+    ),
+    "Model.predict": KerasSource(
+        _k2(_K2_TRAINING, 1610, 1776),
+        _k3(_K3_TF_TRAINER, 521, 598, "TensorFlowTrainer.predict"),
+    ),
+    "Model.summary": KerasSource(
+        _k2(_K2_TRAINING, 2502, 2529),
+        _k3(_K3_MODEL, 222, 271),
+    ),
+    "print_summary": KerasSource(
+        _k2("keras/utils/layer_utils.py", 107, 272),
+        _k3("keras/src/utils/summary_utils.py", 122, 390),
+    ),
+    "Model.save": KerasSource(
+        _k2(_K2_TRAINING, 2094, 2146),
+        _k3(_K3_MODEL, 273, 317),
+    ),
+    # engine: Sequential
+    "Sequential": KerasSource(
+        _k2(_K2_SEQUENTIAL, 40, 467),
+        _k3(_K3_SEQUENTIAL, 19, 405),
+    ),
+    "Sequential.add": KerasSource(
+        _k2(_K2_SEQUENTIAL, 148, 230),
+        _k3(_K3_SEQUENTIAL, 78, 125),
+    ),
+    "Sequential.pop": KerasSource(
+        _k2(_K2_SEQUENTIAL, 232, 255),
+        _k3(_K3_SEQUENTIAL, 127, 142),
+    ),
+    "Sequential.build": KerasSource(
+        _k2(_K2_SEQUENTIAL, 334, 346),
+        _k3(_K3_SEQUENTIAL, 164, 235),
+    ),
+    # layers
+    "Dense": KerasSource(
+        _k2(_K2_CORE, 1066, 1270),
+        _k3(_K3_DENSE, 20, 1247),
+    ),
+    "Dense.build": KerasSource(
+        _k2(_K2_CORE, 1166, 1197),
+        _k3(_K3_DENSE, 124, 156),
+    ),
+    "Dense.call": KerasSource(
+        _k2(_K2_CORE, 1199, 1244),
+        _k3(_K3_DENSE, 221, 227),
+    ),
+    "Dropout": KerasSource(
+        _k2(_K2_CORE, 122, 226),
+        _k3("keras/src/layers/regularization/dropout.py", 6, 120),
+    ),
+    "Activation": KerasSource(
+        _k2(_K2_CORE, 388, 430),
+        _k3("keras/src/layers/activations/activation.py", 6, 41),
+    ),
+    "Lambda": KerasSource(
+        _k2(_K2_CORE, 740, 1063),
+        _k3("keras/src/layers/core/lambda_layer.py", 12, 241),
+    ),
+    "Flatten": KerasSource(
+        _k2(_K2_CORE, 606, 691),
+        _k3("keras/src/layers/reshaping/flatten.py", 11, 84),
+    ),
+    "Reshape": KerasSource(
+        _k2(_K2_CORE, 433, 545),
+        _k3("keras/src/layers/reshaping/reshape.py", 9, 75),
+    ),
+    "Add": KerasSource(
+        _k2("keras/layers/merge.py", 216, 250),
+        _k3("keras/src/layers/merging/add.py", 6, 37),
+    ),
+    "Concatenate": KerasSource(
+        _k2("keras/layers/merge.py", 419, 571),
+        _k3("keras/src/layers/merging/concatenate.py", 8, 163),
+    ),
+    "Conv2D": KerasSource(
+        _k2("keras/layers/convolutional.py", 521, 678),
+        _k3("keras/src/layers/convolutional/conv2d.py", 5, 137),
+    ),
+    "BatchNormalization": KerasSource(
+        _k2("keras/layers/normalization/batch_normalization.py", 1112, 1253),
+        _k3("keras/src/layers/normalization/batch_normalization.py", 31, 586),
+    ),
+    "Embedding": KerasSource(
+        _k2("keras/layers/embeddings.py", 30, 214),
+        _k3("keras/src/layers/core/embedding.py", 20, 792),
+    ),
+    "MaxPooling2D": KerasSource(
+        _k2("keras/layers/pooling.py", 393, 527),
+        _k3("keras/src/layers/pooling/max_pooling2d.py", 5, 109),
+    ),
+    # optimizers
+    "Optimizer.apply_gradients": KerasSource(
+        _k2(_K2_OPTIMIZER, 581, 667, "OptimizerV2.apply_gradients"),
+        _k3(_K3_OPTIMIZER, 460, 464, "BaseOptimizer.apply_gradients"),
+    ),
+    "SGD": KerasSource(
+        _k2("keras/optimizer_v2/gradient_descent.py", 22, 187),
+        _k3("keras/src/optimizers/sgd.py", 6, 133),
+    ),
+    "Adam": KerasSource(
+        _k2("keras/optimizer_v2/adam.py", 23, 243),
+        _k3("keras/src/optimizers/adam.py", 6, 149),
+    ),
+    # callbacks and progress bar
+    "Callback": KerasSource(
+        _k2(_K2_CALLBACKS, 571, 877),
+        _k3("keras/src/callbacks/callback.py", 6, 308),
+    ),
+    "CallbackList": KerasSource(
+        _k2(_K2_CALLBACKS, 180, 567),
+        _k3("keras/src/callbacks/callback_list.py", 13, 281),
+    ),
+    "History": KerasSource(
+        _k2(_K2_CALLBACKS, 1115, 1152),
+        _k3("keras/src/callbacks/history.py", 5, 42),
+    ),
+    "EarlyStopping": KerasSource(
+        _k2(_K2_CALLBACKS, 1692, 1833),
+        _k3("keras/src/callbacks/early_stopping.py", 8, 155),
+    ),
+    "ModelCheckpoint": KerasSource(
+        _k2(_K2_CALLBACKS, 1155, 1574),
+        _k3("keras/src/callbacks/model_checkpoint.py", 14, 470),
+    ),
+    "ProgbarLogger": KerasSource(
+        _k2(_K2_CALLBACKS, 948, 1112),
+        _k3("keras/src/callbacks/progbar_logger.py", 7, 105),
+    ),
+    "Progbar": KerasSource(
+        _k2(_K2_GENERIC, 814, 1029),
+        _k3("keras/src/utils/progbar.py", 12, 298),
+    ),
+    # serialization and saving
+    "serialize_keras_object": KerasSource(
+        _k2(_K2_GENERIC, 467, 530),
+        _k3(_K3_SERIALIZATION, 151, 313),
+    ),
+    "deserialize_keras_object": KerasSource(
+        _k2(_K2_GENERIC, 605, 721),
+        _k3(_K3_SERIALIZATION, 427, 798),
+    ),
+    "register_keras_serializable": KerasSource(
+        _k2(_K2_GENERIC, 344, 390),
+        _k3("keras/src/saving/object_registration.py", 94, 156),
+    ),
+    "save_model": KerasSource(
+        _k2("keras/saving/save.py", 35, 150),
+        _k3(_K3_SAVING, 75, 145),
+    ),
+    "load_model": KerasSource(
+        _k2("keras/saving/save.py", 153, 209),
+        _k3(_K3_SAVING, 331, 370),
+    ),
+    # losses and metrics
+    "Loss": KerasSource(
+        _k2("keras/losses.py", 34, 199),
+        _k3("keras/src/losses/loss.py", 10, 98),
+    ),
+    "MeanSquaredError": KerasSource(
+        _k2("keras/losses.py", 255, 310),
+        _k3("keras/src/losses/losses.py", 52, 98),
+    ),
+    "Metric": KerasSource(
+        _k2("keras/metrics.py", 80, 358),
+        _k3("keras/src/metrics/metric.py", 11, 254),
+    ),
+    "Mean": KerasSource(
+        _k2("keras/metrics.py", 496, 535),
+        _k3("keras/src/metrics/reduction_metrics.py", 96, 158),
+    ),
+}
+
+# kerasmini names whose real counterpart is not in keras-team/keras at all.
+NOT_IN_KERAS: dict[str, str] = {
+    "Module": "Keras 2 builds on tf.Module, which lives in TensorFlow "
+    "(tensorflow/python/module/module.py); Keras 3 has no Module class",
+    "GradientTape": "tf.GradientTape lives in TensorFlow; Keras 3 uses the "
+    "backend's own autodiff (tf.GradientTape, jax.grad, torch autograd)",
+    "function": "tf.function lives in TensorFlow; Keras 3 compiles through the "
+    "backend (tf.function, jax.jit)",
+}
+
+
+def keras_source(key: str) -> KerasSource:
+    """Return the pinned Keras 2 and Keras 3 source of a kerasmini name.
+
+    Args:
+        key: a key of ``KERAS_SOURCES``, e.g. ``"Layer.add_weight"``.
+
+    Returns:
+        The :class:`KerasSource` for ``key``.
+
+    Raises:
+        ValueError: if ``key`` is not in the table; the message lists close keys,
+            or says where the name lives when it is outside the Keras repository.
+
+    >>> keras_source("Layer.add_weight").keras2.url
+    'https://github.com/keras-team/keras/blob/v2.6.0/keras/engine/base_layer.py#L527-L685'
+    >>> keras_source("map_graph").keras2.symbol
+    '_map_graph_network'
+    >>> keras_source("Layer.add_weigth")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    ValueError: No pinned Keras source for 'Layer.add_weigth'. Close keys: ...
+    """
+    if key in KERAS_SOURCES:
+        return KERAS_SOURCES[key]
+    if key in NOT_IN_KERAS:
+        raise ValueError(
+            f"No pinned Keras source for {key!r}: it is not in keras-team/keras. "
+            f"{NOT_IN_KERAS[key]}."
+        )
+    close = difflib.get_close_matches(key, list(KERAS_SOURCES), n=5, cutoff=0.6)
+    if close:
+        hint = "Close keys: " + ", ".join(repr(k) for k in close) + "."
+    else:
+        hint = "See KERAS_SOURCES for all keys."
+    raise ValueError(f"No pinned Keras source for {key!r}. {hint}")
+
+
+# ---------------------------------------------------------------------------
+# Checking the table against a real checkout (run by hand, not by the tests).
+
+_DEF_RE = re.compile(r"^\s*(?:async\s+)?(?:def|class)\s+(\w+)")
+
+
+def _definitions(text: str) -> dict[str, list[tuple[int, int, int]]]:
+    """Map dotted names to (start, end, docstring end) of every def/class.
+
+    The docstring end is 0 for functions and for classes without a docstring.
+
+    Descends into classes and into module-level ``if``/``try`` blocks (Keras 3
+    defines ``keras_export`` twice under ``if namex:``), not into functions.
+    """
+    found: dict[str, list[tuple[int, int, int]]] = {}
+
+    def visit(body: list[ast.stmt], prefix: str) -> None:
+        for node in body:
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                name = prefix + node.name
+                start = min([node.lineno] + [d.lineno for d in node.decorator_list])
+                found.setdefault(name, []).append((start, node.end_lineno, 0))
+            elif isinstance(node, ast.ClassDef):
+                name = prefix + node.name
+                start = min([node.lineno] + [d.lineno for d in node.decorator_list])
+                doc_end = 0
+                if ast.get_docstring(node, clean=False) is not None:
+                    doc_end = node.body[0].end_lineno
+                found.setdefault(name, []).append((start, node.end_lineno, doc_end))
+                visit(node.body, name + ".")
+            elif isinstance(node, ast.If):
+                visit(node.body + node.orelse, prefix)
+            elif isinstance(node, ast.Try):
+                visit(node.body + node.orelse + node.finalbody, prefix)
+
+    visit(ast.parse(text).body, "")
+    return found
+
+
+def _check_ref(text: str, ref: SourceRef, symbol: str) -> str:
+    """Return what is wrong with ``ref`` for ``symbol`` in ``text``, or ``""``."""
+    lines = text.splitlines()
+    name = symbol.rsplit(".", 1)[-1]
+    if not 1 <= ref.start <= ref.end <= len(lines):
+        return f"range outside the file ({len(lines)} lines)"
+    # 1. the start line is the def/class of `name`, or a decorator leading to it
+    first = lines[ref.start - 1]
+    index = ref.start - 1
+    if first.lstrip().startswith("@"):
+        while index < ref.end and not _DEF_RE.match(lines[index]):
+            index += 1
+    match = _DEF_RE.match(lines[index]) if index < len(lines) else None
+    if match is None or match.group(1) != name:
+        return f"line {ref.start} does not start 'def/class {name}': {first.strip()!r}"
+    # 2. the range is exactly the definition (or the class up to its docstring)
+    spans = _definitions(text).get(symbol, [])
+    if not spans:
+        return f"no definition named {symbol!r} in the file"
+    for start, end, doc_end in spans:
+        if start == ref.start and ref.end in (end, doc_end):
+            return ""
+    expected = ", ".join(
+        f"{s}-{e}" + (f" (docstring {s}-{d})" if d else "") for s, e, d in spans
+    )
+    return f"{symbol} spans {expected}, table says {ref.start}-{ref.end}"
+
+
+def verify_against_checkout(git_dir: str) -> list[str]:
+    """Check every range of ``KERAS_SOURCES`` against a git clone of Keras.
+
+    Reads each file at its tag with ``git --git-dir=GIT_DIR show TAG:PATH`` and
+    checks that the start line opens the definition (``def``/``class`` of the
+    symbol, or its first decorator) and that the range ends where the definition
+    ends (for a class, the end of the class or of its docstring). Prints each
+    mismatch and a summary line. Not run by the tests: it needs a clone.
+
+    Args:
+        git_dir: the ``.git`` directory (or bare repository) of a clone of
+            ``keras-team/keras`` that has both tags.
+
+    Returns:
+        The mismatch messages; empty when the table is right.
+
+    >>> verify_against_checkout("/path/to/keras/.git")  # doctest: +SKIP
+    0 mismatches in 174 ranges
+    []
+    """
+    texts: dict[tuple[str, str], str] = {}
+    problems = []
+    checked = 0
+    for key, source in KERAS_SOURCES.items():
+        for ref in (source.keras2, source.keras3):
+            if ref is None:
+                continue
+            checked += 1
+            if (ref.tag, ref.path) not in texts:
+                result = subprocess.run(
+                    ["git", f"--git-dir={git_dir}", "show", f"{ref.tag}:{ref.path}"],
+                    capture_output=True,
+                    text=True,
+                    check=False,
+                )
+                if result.returncode != 0:
+                    problems.append(f"{key}: {ref.label}: {result.stderr.strip()}")
+                    continue
+                texts[ref.tag, ref.path] = result.stdout
+            problem = _check_ref(texts[ref.tag, ref.path], ref, ref.symbol or key)
+            if problem:
+                problems.append(f"{key}: {ref.label}: {problem}")
+    for problem in problems:
+        print(problem)
+    print(f"{len(problems)} mismatches in {checked} ranges")
+    return problems

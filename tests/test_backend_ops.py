@@ -1,0 +1,485 @@
+"""Every gradient rule in ``backend/ops.py`` and ``backend/nn.py`` against
+central finite differences (float64), plus forward values against NumPy.
+
+``check_grads(fn, *args)`` draws a random cotangent ``v`` for the output and
+compares ``tape.gradient(sum(fn(*args) * v), args)`` with
+``(f(x + eps e_i) - f(x - eps e_i)) / (2 eps)`` for ``f = sum(fn(...) * v)``.
+Each gradient test is marked ``@covers("op_name", ...)``, and
+``test_registry_covers_every_differentiable_primitive`` fails when a primitive
+with gradient rules has no such test.
+"""
+
+import numpy as np
+import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
+from hypothesis.extra import numpy as hnp
+
+from kerasmini.backend import GradientTape, Primitive, nn, ops
+
+EPS = 1e-6
+COVERED = set()
+
+
+def covers(*names):
+    """Register the primitives a test checks the gradients of."""
+    def mark(test):
+        COVERED.update(names)
+        return test
+    return mark
+
+
+def numeric_grad(fn, args, index, v, eps=EPS):
+    """Central differences of ``sum(fn(*args) * v)`` for ``args[index]``."""
+    x = args[index]
+    grad = np.zeros(x.shape)
+    for j in range(x.size):
+        total = 0.0
+        for sign in (1.0, -1.0):
+            moved = x.copy()
+            moved.flat[j] += sign * eps
+            shifted = list(args)
+            shifted[index] = moved
+            total += sign * np.sum(np.asarray(fn(*shifted)) * v)
+        grad.flat[j] = total / (2 * eps)
+    return grad
+
+
+def check_grads(fn, *args, wrt=None, seed=0, rtol=1e-5, atol=1e-7):
+    """Assert the tape's gradients of ``fn`` match finite differences.
+
+    ``wrt`` lists the argument positions to check (default: every float
+    array argument).
+    """
+    args = [np.array(a, dtype=np.float64) if np.asarray(a).dtype.kind == "f" else a
+            for a in args]
+    if wrt is None:
+        wrt = [i for i, a in enumerate(args) if np.asarray(a).dtype.kind == "f"]
+    rng = np.random.default_rng(seed)
+    v = rng.normal(size=np.shape(fn(*args)))
+    sources = [args[i] for i in wrt]
+    with GradientTape() as tape:
+        tape.watch(sources)
+        loss = ops.sum(ops.multiply(fn(*args), v))
+    grads = tape.gradient(loss, sources)
+    for i, grad in zip(wrt, grads):
+        assert grad is not None, f"no gradient for argument {i}"
+        assert np.shape(grad) == args[i].shape, f"gradient shape for argument {i}"
+        np.testing.assert_allclose(
+            np.asarray(grad), numeric_grad(fn, args, i, v), rtol=rtol, atol=atol,
+            err_msg=f"gradient for argument {i}")
+
+
+def normal(rng, shape, scale=1.0):
+    return rng.normal(size=shape) * scale
+
+
+def positive(rng, shape):
+    return rng.uniform(0.5, 2.0, size=shape)
+
+
+def away_from_zero(rng, shape):
+    return rng.choice([-1.0, 1.0], size=shape) * rng.uniform(0.2, 2.0, size=shape)
+
+
+# ------------------------------------------------------------- the checker
+
+
+def test_check_grads_detects_a_wrong_rule(monkeypatch):
+    monkeypatch.setattr(ops.exp, "vjps", (lambda g, ans, x: g,))  # forgot * e^x
+    with pytest.raises(AssertionError, match="argument 0"):
+        check_grads(ops.exp, np.linspace(-1.0, 1.0, 5))
+
+
+def test_check_grads_detects_a_rule_off_by_a_tenth_of_a_percent(monkeypatch):
+    forward_rule, filter_rule = nn.conv2d_prim.vjps
+    monkeypatch.setattr(nn.conv2d_prim, "vjps", (
+        forward_rule,
+        lambda g, ans, x, k, **p: ops.multiply(filter_rule(g, ans, x, k, **p), 1.001),
+    ))
+    rng = np.random.default_rng(0)
+    with pytest.raises(AssertionError, match="argument 1"):
+        check_grads(nn.conv2d, normal(rng, (1, 4, 4, 2)), normal(rng, (2, 2, 2, 1)))
+
+
+def test_check_grads_detects_a_missing_rule(monkeypatch):
+    monkeypatch.setattr(ops.multiply, "vjps", (ops.multiply.vjps[0], None))
+    with pytest.raises(AssertionError, match="no gradient for argument 1"):
+        check_grads(ops.multiply, np.ones(3), np.ones(3))
+
+
+def _differentiable(module):
+    return {obj.name for obj in vars(module).values()
+            if isinstance(obj, Primitive) and obj.vjps is not None}
+
+
+def test_registry_covers_every_differentiable_primitive():
+    names = _differentiable(ops) | _differentiable(nn)
+    assert {"add", "getitem", "scatter", "conv2d", "max_pool2d_gather"} <= names
+    missing = sorted(names - COVERED)
+    assert not missing, f"primitives with gradient rules but no gradient test: {missing}"
+
+
+# ------------------------------------------------------- binary elementwise
+
+
+def _distinct(rng, shapes):
+    x, y = normal(rng, shapes[0]), normal(rng, shapes[1])
+    assume(np.all(np.abs(x - y) > 1e-3))  # max/min have a kink at ties
+    return x, y
+
+
+BINARY = {  # name: (op, NumPy reference, input maker)
+    "add": (ops.add, np.add, lambda r, s: (normal(r, s[0]), normal(r, s[1]))),
+    "subtract": (ops.subtract, np.subtract,
+                 lambda r, s: (normal(r, s[0]), normal(r, s[1]))),
+    "multiply": (ops.multiply, np.multiply,
+                 lambda r, s: (normal(r, s[0]), normal(r, s[1]))),
+    "divide": (ops.divide, np.divide,
+               lambda r, s: (normal(r, s[0]), away_from_zero(r, s[1]))),
+    "power": (ops.power, np.power,
+              lambda r, s: (positive(r, s[0]), normal(r, s[1]))),
+    "maximum": (ops.maximum, np.maximum, _distinct),
+    "minimum": (ops.minimum, np.minimum, _distinct),
+}
+
+
+@covers(*BINARY)
+@pytest.mark.parametrize("name", sorted(BINARY))
+@settings(max_examples=25, deadline=None)
+@given(shapes=hnp.mutually_broadcastable_shapes(num_shapes=2, max_dims=3, max_side=3),
+       seed=st.integers(0, 2**32 - 1))
+def test_binary_ops_match_numpy_and_finite_differences(name, shapes, seed):
+    op, reference, make = BINARY[name]
+    x, y = make(np.random.default_rng(seed), shapes.input_shapes)
+    np.testing.assert_allclose(op(x, y), reference(x, y), rtol=1e-12)
+    check_grads(op, x, y, seed=seed)
+
+
+def test_binary_ops_keep_float32_with_python_numbers():
+    x = np.ones(3, "float32")
+    for out in (ops.multiply(x, 2), ops.subtract(1, x), ops.power(x, 2),
+                ops.divide(x, 3.0), ops.where(x > 0, x, 0.0)):
+        assert out.dtype == np.float32
+
+
+# -------------------------------------------------------- unary elementwise
+
+UNARY = {  # name: (op, NumPy reference, input maker)
+    "negative": (ops.negative, np.negative, normal),
+    "exp": (ops.exp, np.exp, normal),
+    "log": (ops.log, np.log, positive),
+    "log1p": (ops.log1p, np.log1p, positive),
+    "sqrt": (ops.sqrt, np.sqrt, positive),
+    "square": (ops.square, np.square, normal),
+    "abs": (ops.abs, np.abs, away_from_zero),
+    "tanh": (ops.tanh, np.tanh, normal),
+    "sigmoid": (ops.sigmoid, lambda x: 1 / (1 + np.exp(-x)),
+                lambda r, s: normal(r, s, 3.0)),
+    "relu": (ops.relu, lambda x: np.maximum(x, 0), away_from_zero),
+    "softplus": (ops.softplus, lambda x: np.log1p(np.exp(x)),
+                 lambda r, s: normal(r, s, 3.0)),
+    "identity": (ops.identity, lambda x: x, normal),
+}
+
+
+@covers(*UNARY)
+@pytest.mark.parametrize("name", sorted(UNARY))
+def test_unary_ops_match_numpy_and_finite_differences(name):
+    op, reference, make = UNARY[name]
+    x = make(np.random.default_rng(1), (3, 4))
+    np.testing.assert_allclose(op(x), reference(x), rtol=1e-12)
+    check_grads(op, x)
+
+
+def test_sigmoid_and_softplus_do_not_overflow_for_large_inputs():
+    x = np.array([-1000.0, 0.0, 1000.0], "float32")
+    with np.errstate(over="raise", invalid="raise", divide="raise"):
+        np.testing.assert_allclose(ops.sigmoid(x), [0.0, 0.5, 1.0])
+        np.testing.assert_allclose(ops.softplus(x), [0.0, np.log(2.0), 1000.0])
+
+
+@covers("clip")
+def test_clip_passes_gradient_inside_the_range_only():
+    x = np.array([-2.0, -0.5, 0.3, 0.9, 3.0])
+    np.testing.assert_allclose(ops.clip(x, -1.0, 1.0), np.clip(x, -1.0, 1.0))
+    check_grads(lambda t: ops.clip(t, -1.0, 1.0), x)
+    with GradientTape() as tape:
+        tape.watch(x)
+        y = ops.sum(ops.clip(x, -1.0, 1.0))
+    np.testing.assert_array_equal(tape.gradient(y, x), [0, 1, 1, 1, 0])
+
+
+@covers("where")
+def test_where_routes_gradients_by_the_condition_with_broadcasting():
+    rng = np.random.default_rng(2)
+    cond = rng.random((3, 4)) > 0.5
+    x, y = normal(rng, (3, 1)), normal(rng, (4,))
+    np.testing.assert_allclose(ops.where(cond, x, y), np.where(cond, x, y))
+    check_grads(lambda a, b: ops.where(cond, a, b), x, y)
+
+
+@covers("cast")
+def test_cast_between_floats_passes_gradients_back_in_the_source_dtype():
+    x = np.linspace(-1.0, 1.0, 4)
+    check_grads(lambda t: ops.cast(t, "float64"), x)
+    v = np.arange(4.0, dtype="float32")
+    with GradientTape() as tape:
+        tape.watch(x)
+        y = ops.sum(ops.multiply(ops.cast(x, "float32"), v))
+    grad = tape.gradient(y, x)
+    assert grad.dtype == np.float64
+    np.testing.assert_array_equal(grad, v)
+
+
+def test_cast_to_int_has_no_gradient():
+    x = np.array([1.5, 2.5])
+    with GradientTape() as tape:
+        tape.watch(x)
+        y = ops.sum(ops.cast(x, "int32"))
+    assert tape.gradient(y, x) is None
+
+
+# ---------------------------------------------------------------- reductions
+
+REDUCTIONS = {  # name: (op, NumPy reference)
+    "sum": (ops.sum, np.sum),
+    "mean": (ops.mean, np.mean),
+    "max": (ops.max, np.max),
+    "min": (ops.min, np.min),
+    "logsumexp": (ops.logsumexp,
+                  lambda x, axis, keepdims: np.log(np.sum(np.exp(x), axis, keepdims=keepdims))),
+}
+
+
+@covers(*REDUCTIONS)
+@pytest.mark.parametrize("name", sorted(REDUCTIONS))
+@settings(max_examples=25, deadline=None)
+@given(data=st.data(), seed=st.integers(0, 2**32 - 1))
+def test_reductions_match_numpy_and_finite_differences(name, data, seed):
+    op, reference = REDUCTIONS[name]
+    shape = data.draw(hnp.array_shapes(min_dims=1, max_dims=3, max_side=4), "shape")
+    ndim = len(shape)
+    axis = data.draw(st.none() | st.integers(-ndim, ndim - 1)
+                     | hnp.valid_tuple_axes(ndim, min_size=1), "axis")
+    keepdims = data.draw(st.booleans(), "keepdims")
+    x = normal(np.random.default_rng(seed), shape)  # continuous: no ties for max/min
+    out = op(x, axis=axis, keepdims=keepdims)
+    np.testing.assert_allclose(out, reference(x, axis=axis, keepdims=keepdims), rtol=1e-12)
+    check_grads(lambda t: op(t, axis=axis, keepdims=keepdims), x, seed=seed)
+
+
+def test_max_gradient_is_shared_between_ties():
+    x = np.array([1.0, 3.0, 3.0, 2.0])
+    with GradientTape() as tape:
+        tape.watch(x)
+        y = ops.max(x)
+    np.testing.assert_array_equal(tape.gradient(y, x), [0.0, 0.5, 0.5, 0.0])
+
+
+@covers("softmax", "log_softmax")
+@pytest.mark.parametrize("axis", [-1, 0, 1])
+def test_softmax_and_log_softmax_match_numpy_and_finite_differences(axis):
+    x = normal(np.random.default_rng(3), (3, 4, 2), 2.0)
+    e = np.exp(x - x.max(axis=axis, keepdims=True))
+    expected = e / e.sum(axis=axis, keepdims=True)
+    np.testing.assert_allclose(ops.softmax(x, axis=axis), expected, rtol=1e-12)
+    np.testing.assert_allclose(ops.log_softmax(x, axis=axis), np.log(expected), rtol=1e-12)
+    check_grads(lambda t: ops.softmax(t, axis=axis), x)
+    check_grads(lambda t: ops.log_softmax(t, axis=axis), x)
+
+
+# ------------------------------------------------------------ linear algebra
+
+MATMUL_SHAPES = [
+    ((3, 4), (4, 5)),  # 2-D
+    ((2, 3, 4), (2, 4, 5)),  # batched
+    ((2, 3, 4), (4, 5)),  # batched @ shared matrix
+    ((3, 4), (2, 4, 5)),
+    ((2, 1, 3, 4), (3, 4, 2)),  # batch dims broadcast both ways
+    ((4,), (4,)),  # 1-D cases
+    ((4,), (4, 5)),
+    ((3, 4), (4,)),
+    ((4,), (2, 4, 5)),
+    ((2, 3, 4), (4,)),
+]
+
+
+@covers("matmul")
+@pytest.mark.parametrize("shapes", MATMUL_SHAPES, ids=str)
+def test_matmul_matches_numpy_and_finite_differences(shapes):
+    rng = np.random.default_rng(4)
+    x, y = normal(rng, shapes[0]), normal(rng, shapes[1])
+    np.testing.assert_allclose(ops.matmul(x, y), np.matmul(x, y), rtol=1e-12)
+    check_grads(ops.matmul, x, y)
+
+
+# --------------------------------------------------------------------- shape
+
+SHAPE_OPS = {  # id: (function of one array, input shape)
+    "reshape": (lambda t: ops.reshape(t, (4, -1)), (2, 3, 2)),
+    "transpose_default": (ops.transpose, (2, 3, 4)),
+    "transpose_axes": (lambda t: ops.transpose(t, (1, 2, 0)), (2, 3, 4)),
+    "swapaxes": (lambda t: ops.swapaxes(t, 0, -1), (2, 3, 4)),
+    "expand_dims": (lambda t: ops.expand_dims(t, 1), (2, 3)),
+    "squeeze_axis": (lambda t: ops.squeeze(t, 1), (2, 1, 3)),
+    "squeeze_all": (ops.squeeze, (1, 3, 1)),
+    "broadcast_to": (lambda t: ops.broadcast_to(t, (2, 4, 3)), (4, 1)),
+    "pad": (lambda t: ops.pad(t, ((1, 0), (2, 1))), (2, 3)),
+}
+
+
+@covers("reshape", "transpose", "expand_dims", "squeeze", "broadcast_to", "pad")
+@pytest.mark.parametrize("case", sorted(SHAPE_OPS))
+def test_shape_ops_gradients_match_finite_differences(case):
+    fn, shape = SHAPE_OPS[case]
+    check_grads(fn, normal(np.random.default_rng(5), shape))
+
+
+def test_shape_ops_match_numpy():
+    x = np.arange(24.0).reshape(2, 3, 4)
+    np.testing.assert_array_equal(ops.swapaxes(x, 0, 2), np.swapaxes(x, 0, 2))
+    np.testing.assert_array_equal(ops.transpose(x, (1, 2, 0)), x.transpose(1, 2, 0))
+    np.testing.assert_array_equal(ops.pad(x[0], ((1, 0), (0, 2))),
+                                  np.pad(x[0], ((1, 0), (0, 2))))
+    with pytest.raises(ValueError, match=r"Cannot reshape a tensor of shape \(2, 3, 4\)"):
+        ops.reshape(x, (5, -1))
+
+
+@covers("concatenate")
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_concatenate_splits_the_gradient_between_inputs(axis):
+    rng = np.random.default_rng(6)
+    shapes = [(2, 3, 2), (2, 3, 2), (2, 3, 2)]
+    parts = [normal(rng, s) for s in shapes]
+    np.testing.assert_array_equal(ops.concatenate(parts, axis), np.concatenate(parts, axis))
+    check_grads(lambda a, b, c: ops.concatenate([a, b, c], axis=axis), *parts)
+
+
+@covers("stack")
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_stack_splits_the_gradient_between_inputs(axis):
+    rng = np.random.default_rng(7)
+    parts = [normal(rng, (2, 3)) for _ in range(3)]
+    np.testing.assert_array_equal(ops.stack(parts, axis), np.stack(parts, axis))
+    check_grads(lambda a, b, c: ops.stack([a, b, c], axis=axis), *parts)
+
+
+GETITEM_KEYS = {
+    "slice": (slice(1, 3), slice(None, None, 2)),
+    "reversed": (slice(None, None, -1), 1),
+    "int": 2,
+    "ellipsis_newaxis": (Ellipsis, None, slice(0, 2)),
+    "int_array_repeats": np.array([0, 2, 2, 0, 2]),
+    "int_arrays_pairs": (np.array([0, 0, 3]), np.array([1, 1, 2])),
+    "slice_and_array": (slice(None), np.array([[3, 3], [0, 1]])),
+    "mask": np.array([True, False, True, True]),
+}
+
+
+@covers("getitem")
+@pytest.mark.parametrize("case", sorted(GETITEM_KEYS))
+def test_getitem_matches_numpy_and_finite_differences(case):
+    key = GETITEM_KEYS[case]
+    x = normal(np.random.default_rng(8), (4, 4))
+    np.testing.assert_array_equal(ops.getitem(x, key), x[key])
+    check_grads(lambda t: ops.getitem(t, key), x)
+
+
+def test_getitem_gradient_adds_up_repeated_indices():
+    x = np.zeros(3)
+    with GradientTape() as tape:
+        tape.watch(x)
+        y = ops.sum(ops.getitem(x, np.array([0, 0, 0, 2])))
+    np.testing.assert_array_equal(tape.gradient(y, x), [3.0, 0.0, 1.0])
+
+
+@covers("scatter")
+def test_scatter_into_is_differentiable():
+    key = (slice(None), np.array([0, 2, 2]))
+    check_grads(lambda g: ops.scatter_into(g, (2, 4), key),
+                normal(np.random.default_rng(9), (2, 3)))
+
+
+@covers("take")
+@pytest.mark.parametrize("axis", [0, 1, -1])
+def test_take_matches_numpy_and_finite_differences(axis):
+    x = normal(np.random.default_rng(10), (3, 4, 2))
+    indices = np.array([[0, 1], [1, 1]])  # 2-D, with repeats
+    np.testing.assert_array_equal(ops.take(x, indices, axis=axis),
+                                  np.take(x, indices, axis=axis))
+    check_grads(lambda t: ops.take(t, indices, axis=axis), x)
+
+
+@covers("take_scatter")
+def test_take_gradient_is_itself_differentiable():
+    indices = np.array([2, 0, 2])
+    check_grads(lambda g: ops._take_scatter(g, indices, shape=(4, 3), axis=0),
+                normal(np.random.default_rng(11), (3, 3)))
+
+
+# ----------------------------------------------------- convolution, pooling
+
+CONV_CASES = [  # (padding, strides, dilation_rate)
+    ("valid", 1, 1), ("same", 1, 1), ("valid", 2, 1), ("same", 2, 1),
+    ("same", (2, 1), 1), ("valid", 1, 2), ("same", 1, (2, 1)),
+]
+
+
+@covers("conv2d")
+@pytest.mark.parametrize("padding,strides,dilation", CONV_CASES, ids=str)
+def test_conv2d_gradients_match_finite_differences(padding, strides, dilation):
+    rng = np.random.default_rng(12)
+    x, kernel = normal(rng, (2, 6, 5, 3)), normal(rng, (3, 2, 3, 2))
+    check_grads(lambda a, k: nn.conv2d(a, k, strides, padding, dilation), x, kernel)
+
+
+@covers("conv2d_backprop_input", "conv2d_backprop_filter")
+@pytest.mark.parametrize("padding,strides,dilation", CONV_CASES[:4], ids=str)
+def test_conv2d_backprops_are_differentiable(padding, strides, dilation):
+    rng = np.random.default_rng(13)
+    x, kernel = normal(rng, (2, 5, 5, 2)), normal(rng, (3, 3, 2, 2))
+    g = normal(rng, np.shape(nn.conv2d(x, kernel, strides, padding, dilation)))
+    check_grads(lambda a, k: nn.conv2d_backprop_input(
+        a, k, x.shape, strides, padding, dilation), g, kernel)
+    check_grads(lambda a, b: nn.conv2d_backprop_filter(
+        a, b, kernel.shape, strides, padding, dilation), x, g)
+
+
+def test_conv2d_second_order_gradients_match_finite_differences():
+    def input_gradient(x, kernel):
+        with GradientTape() as tape:
+            tape.watch(x)
+            y = ops.sum(ops.tanh(nn.conv2d(x, kernel, 2, "same")))
+        return tape.gradient(y, x)
+
+    rng = np.random.default_rng(14)
+    check_grads(input_gradient, normal(rng, (1, 5, 5, 2)), normal(rng, (3, 3, 2, 2)))
+
+
+POOL_CASES = [  # (pool_size, strides, padding)
+    (2, None, "valid"), (2, None, "same"), (3, 1, "same"), (3, 2, "valid"),
+    ((2, 3), (1, 2), "same"),
+]
+
+
+@covers("max_pool2d", "avg_pool2d")
+@pytest.mark.parametrize("pool,strides,padding", POOL_CASES, ids=str)
+def test_pooling_gradients_match_finite_differences(pool, strides, padding):
+    x = normal(np.random.default_rng(15), (2, 5, 7, 3))  # odd sizes: real padding
+    check_grads(lambda t: nn.max_pool2d(t, pool, strides, padding), x)
+    check_grads(lambda t: nn.avg_pool2d(t, pool, strides, padding), x)
+
+
+@covers("max_pool2d_backprop", "max_pool2d_gather", "avg_pool2d_backprop")
+@pytest.mark.parametrize("pool,strides,padding", POOL_CASES, ids=str)
+def test_pooling_backprops_are_differentiable(pool, strides, padding):
+    rng = np.random.default_rng(16)
+    x = normal(rng, (2, 5, 7, 3))
+    p = dict(pool_size=nn._pair(pool, "pool"), padding=padding,
+             strides=nn._pair(strides or pool, "strides"))
+    g = normal(rng, np.shape(nn.max_pool2d(x, pool, strides, padding)))
+    check_grads(lambda a, b: nn._max_pool_backprop(a, b, **p), x, g, wrt=[1])
+    check_grads(lambda a, u: nn._max_pool_gather(a, u, **p), x, normal(rng, x.shape),
+                wrt=[1])
+    check_grads(lambda b: nn._avg_pool_backprop(b, input_shape=x.shape, **p), g)
