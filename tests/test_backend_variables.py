@@ -135,7 +135,7 @@ def test_array_protocol_gives_the_value():
 
 def test_arithmetic_operators_go_through_ops():
     v = Variable([1.0, 2.0])
-    m = np.array([[1.0], [1.0]])
+    m = np.ones((2, 1), "float32")
     cases = {
         "v + 1": (v + 1, [2.0, 3.0]), "1 + v": (1 + v, [2.0, 3.0]),
         "v - 1": (v - 1, [0.0, 1.0]), "3 - v": (3 - v, [2.0, 1.0]),

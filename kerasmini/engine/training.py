@@ -123,3 +123,24 @@ class Model(Layer):
 
         print_summary(self, line_length=line_length, positions=positions,
                       print_fn=print_fn, show_trainable=show_trainable)
+
+    # ----------------------------------------------------------------- saving
+    # The work lives in kerasmini.saving; Model only forwards, as Keras does.
+    def save(self, filepath, overwrite=True, **kwargs):
+        """Save architecture, weights, compile config and optimizer state to
+        a ``.keras`` archive (see :func:`kerasmini.saving.save_model`)."""
+        from kerasmini.saving import saving_api
+
+        return saving_api.save_model(self, filepath, overwrite=overwrite, **kwargs)
+
+    def save_weights(self, filepath, overwrite=True):
+        """Save only the weights, to ``*.weights.h5`` or ``*.weights.npz``."""
+        from kerasmini.saving import saving_api
+
+        return saving_api.save_weights(self, filepath, overwrite=overwrite)
+
+    def load_weights(self, filepath, skip_mismatch=False):
+        """Load weights saved by :meth:`save_weights` (or inside a ``.keras``)."""
+        from kerasmini.saving import saving_api
+
+        return saving_api.load_weights(self, filepath, skip_mismatch=skip_mismatch)
