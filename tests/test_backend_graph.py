@@ -78,8 +78,12 @@ def test_graph_tensor_of_another_function_is_refused():
 
 def _mlp_variables(seed):
     rng = np.random.default_rng(seed)
-    return [Variable(rng.normal(size=(4, 8)) * 0.5, name="w1"), Variable(np.zeros(8)),
-            Variable(rng.normal(size=(8, 3)) * 0.5, name="w2"), Variable(np.zeros(3))]
+    return [
+        Variable(rng.normal(size=(4, 8)) * 0.5, name="w1"),
+        Variable(np.zeros(8)),
+        Variable(rng.normal(size=(8, 3)) * 0.5, name="w2"),
+        Variable(np.zeros(3)),
+    ]
 
 
 def _sgd_step(variables, x, y):
@@ -87,8 +91,9 @@ def _sgd_step(variables, x, y):
     with GradientTape() as tape:
         hidden = ops.relu(ops.add(ops.matmul(x, w1), b1))  # (batch, 8)
         logits = ops.add(ops.matmul(hidden, w2), b2)  # (batch, 3)
-        loss = ops.negative(ops.mean(ops.sum(
-            ops.multiply(y, ops.log_softmax(logits)), axis=-1)))
+        loss = ops.negative(
+            ops.mean(ops.sum(ops.multiply(y, ops.log_softmax(logits)), axis=-1))
+        )
     grads = tape.gradient(loss, variables)
     for variable, grad in zip(variables, grads):
         variable.assign_sub(ops.multiply(grad, 0.1))
@@ -122,7 +127,9 @@ def test_gradients_inside_a_traced_function_equal_eager_ones():
             y = nn.conv2d(x, kernel, padding="same")  # (2, 4, 4, 4)
             y = nn.max_pool2d(ops.tanh(y), 2)  # (2, 2, 2, 4)
             y = nn.avg_pool2d(y, 2, padding="same")  # (2, 1, 1, 4)
-            loss = ops.sum(ops.matmul(ops.reshape(y, (2, 4)), ops.reshape(dense, (4, 4))))
+            loss = ops.sum(
+                ops.matmul(ops.reshape(y, (2, 4)), ops.reshape(dense, (4, 4)))
+            )
         return tape.gradient(loss, [kernel, dense])
 
     traced = function(grads)

@@ -18,7 +18,7 @@ def same_pads(size, window, stride, dilation=1):
 
 def reference_conv2d(x, kernel, stride, padding, dilation):
     """Convolution written with one loop per output pixel and kernel tap."""
-    n, h, w, c = x.shape
+    n, h, w, _ = x.shape
     kh, kw, _, f = kernel.shape
     if padding == "same":
         oh, top, bottom = same_pads(h, kh, stride, dilation)
@@ -49,7 +49,7 @@ def reference_pool(x, size, stride, padding, reduce):
     for a in range(oh):
         for b in range(ow):
             r0, c0 = a * stride - top, b * stride - left
-            window = x[:, max(r0, 0):r0 + size, max(c0, 0):c0 + size]
+            window = x[:, max(r0, 0) : r0 + size, max(c0, 0) : c0 + size]
             out[:, a, b] = reduce(window, axis=(1, 2))
     return out
 
@@ -61,12 +61,21 @@ def test_conv2d_matches_a_loop_reference(padding, stride, dilation):
     x, kernel = rng.normal(size=(2, 7, 8, 3)), rng.normal(size=(3, 2, 3, 4))
     np.testing.assert_allclose(
         nn.conv2d(x, kernel, stride, padding, dilation),
-        reference_conv2d(x, kernel, stride, padding, dilation), rtol=1e-10, atol=1e-12)
+        reference_conv2d(x, kernel, stride, padding, dilation),
+        rtol=1e-10,
+        atol=1e-12,
+    )
 
 
-@pytest.mark.parametrize("size,kernel,stride,expected", [
-    (5, 3, 2, (3, 1, 1)), (6, 3, 2, (3, 0, 1)), (4, 1, 3, (2, 0, 0)), (7, 4, 1, (7, 1, 2)),
-])
+@pytest.mark.parametrize(
+    "size,kernel,stride,expected",
+    [
+        (5, 3, 2, (3, 1, 1)),
+        (6, 3, 2, (3, 0, 1)),
+        (4, 1, 3, (2, 0, 0)),
+        (7, 4, 1, (7, 1, 2)),
+    ],
+)
 def test_conv2d_same_padding_puts_the_extra_row_after(size, kernel, stride, expected):
     assert same_pads(size, kernel, stride) == expected
     out_size, top, _ = expected
@@ -109,10 +118,14 @@ def test_conv2d_rejects_unknown_padding_and_bad_strides():
 @pytest.mark.parametrize("size,stride", [(2, 2), (3, 1), (3, 2)])
 def test_pooling_matches_a_loop_reference(padding, size, stride):
     x = np.random.default_rng(1).normal(size=(2, 7, 5, 3))
-    np.testing.assert_allclose(nn.max_pool2d(x, size, stride, padding),
-                               reference_pool(x, size, stride, padding, np.max))
-    np.testing.assert_allclose(nn.avg_pool2d(x, size, stride, padding),
-                               reference_pool(x, size, stride, padding, np.mean))
+    np.testing.assert_allclose(
+        nn.max_pool2d(x, size, stride, padding),
+        reference_pool(x, size, stride, padding, np.max),
+    )
+    np.testing.assert_allclose(
+        nn.avg_pool2d(x, size, stride, padding),
+        reference_pool(x, size, stride, padding, np.mean),
+    )
 
 
 def test_pooling_strides_default_to_the_pool_size():
@@ -122,7 +135,9 @@ def test_pooling_strides_default_to_the_pool_size():
 
 def test_max_pool2d_same_padding_never_picks_the_padding():
     x = -np.ones((1, 3, 3, 1))  # zero padding would win every border window
-    np.testing.assert_array_equal(nn.max_pool2d(x, 2, 2, "same"), -np.ones((1, 2, 2, 1)))
+    np.testing.assert_array_equal(
+        nn.max_pool2d(x, 2, 2, "same"), -np.ones((1, 2, 2, 1))
+    )
 
 
 def test_avg_pool2d_same_padding_averages_real_elements_only():

@@ -35,9 +35,8 @@ def test_variable_path_comes_from_the_name_scope():
 
 
 def test_nested_name_scopes_join_with_slashes():
-    with name_scope("model"):
-        with name_scope("dense"):
-            v = Variable(np.zeros(2), name="kernel")
+    with name_scope("model"), name_scope("dense"):
+        v = Variable(np.zeros(2), name="kernel")
     assert (v.name, v.path) == ("kernel", "model/dense/kernel")
 
 
@@ -51,7 +50,11 @@ def test_reentering_a_scope_with_the_same_caller_is_a_no_op():
 
 
 def test_auto_names_are_unique():
-    assert [Variable(0.0).name for _ in range(3)] == ["variable", "variable_1", "variable_2"]
+    assert [Variable(0.0).name for _ in range(3)] == [
+        "variable",
+        "variable_1",
+        "variable_2",
+    ]
 
 
 def test_clear_session_resets_auto_names():
@@ -106,13 +109,17 @@ def test_assign_assign_add_and_assign_sub_update_in_place():
     assert v.assign([3.0, 4.0]) is v
     np.testing.assert_array_equal(v.numpy(), [3.0, 4.0])
     np.testing.assert_array_equal(v.assign_add([1.0, 1.0]).numpy(), [4.0, 5.0])
-    np.testing.assert_array_equal(v.assign_sub(np.array([4.0, 5.0])).numpy(), [0.0, 0.0])
+    np.testing.assert_array_equal(
+        v.assign_sub(np.array([4.0, 5.0])).numpy(), [0.0, 0.0]
+    )
     assert v.dtype == "float32"
 
 
 def test_assign_with_a_wrong_shape_names_both_shapes():
     v = Variable(np.zeros(2), name="bias")
-    with pytest.raises(ValueError, match=r"variable.shape=\(2,\), Received: value.shape=\(3,\)"):
+    with pytest.raises(
+        ValueError, match=r"variable.shape=\(2,\), Received: value.shape=\(3,\)"
+    ):
         v.assign(np.zeros(3))
 
 
@@ -137,13 +144,20 @@ def test_arithmetic_operators_go_through_ops():
     v = Variable([1.0, 2.0])
     m = np.ones((2, 1), "float32")
     cases = {
-        "v + 1": (v + 1, [2.0, 3.0]), "1 + v": (1 + v, [2.0, 3.0]),
-        "v - 1": (v - 1, [0.0, 1.0]), "3 - v": (3 - v, [2.0, 1.0]),
-        "v * v": (v * v, [1.0, 4.0]), "2 * v": (2 * v, [2.0, 4.0]),
-        "v / 2": (v / 2, [0.5, 1.0]), "2 / v": (2 / v, [2.0, 1.0]),
-        "v ** 2": (v**2, [1.0, 4.0]), "2 ** v": (2**v, [2.0, 4.0]),
-        "v @ m": (v @ m, [3.0]), "-v": (-v, [-1.0, -2.0]),
-        "abs(-v)": (abs(-v), [1.0, 2.0]), "v[1]": (v[1], 2.0),
+        "v + 1": (v + 1, [2.0, 3.0]),
+        "1 + v": (1 + v, [2.0, 3.0]),
+        "v - 1": (v - 1, [0.0, 1.0]),
+        "3 - v": (3 - v, [2.0, 1.0]),
+        "v * v": (v * v, [1.0, 4.0]),
+        "2 * v": (2 * v, [2.0, 4.0]),
+        "v / 2": (v / 2, [0.5, 1.0]),
+        "2 / v": (2 / v, [2.0, 1.0]),
+        "v ** 2": (v**2, [1.0, 4.0]),
+        "2 ** v": (2**v, [2.0, 4.0]),
+        "v @ m": (v @ m, [3.0]),
+        "-v": (-v, [-1.0, -2.0]),
+        "abs(-v)": (abs(-v), [1.0, 2.0]),
+        "v[1]": (v[1], 2.0),
     }
     for text, (got, expected) in cases.items():
         assert isinstance(got, np.ndarray), text
@@ -161,7 +175,10 @@ def test_variables_hash_by_identity():
 def test_repr_shows_path_shape_dtype_and_value():
     with name_scope("dense"):
         v = Variable([1.0, 2.5], name="bias")
-    assert repr(v) == "<Variable path=dense/bias, shape=(2,), dtype=float32, value=[1. 2.5]>"
+    assert (
+        repr(v)
+        == "<Variable path=dense/bias, shape=(2,), dtype=float32, value=[1. 2.5]>"
+    )
 
 
 # ------------------------------------------------------------ graph tracking

@@ -1,7 +1,8 @@
 """The backend: the only part of kerasmini that touches NumPy maths.
 
 It holds the :class:`Variable`, the primitive ops with their gradient rules
-(:mod:`kerasmini.backend.ops`), the :class:`GradientTape`, the tracing
+(:mod:`kerasmini.backend.ops`; convolution and pooling in
+:mod:`kerasmini.backend.nn`), the :class:`GradientTape`, the tracing
 :func:`function`, name scopes and unique names, the seeded random generator
 and the dtype settings. Nothing here imports from ``kerasmini.engine``.
 

@@ -21,9 +21,10 @@ The ops come in adjoint pairs, which is why they can differentiate each other:
   whose adjoint reads a tensor back at those positions (``_max_pool_gather``).
 * ``avg_pool2d`` and ``_avg_pool_backprop`` are each other's adjoints.
 
-"same" padding is computed as TensorFlow/Keras do: along each spatial axis,
-``pad = max((ceil(size / stride) - 1) * stride + (window - 1) * dilation + 1 - size, 0)``,
-with ``pad // 2`` before and the rest after.
+"same" padding is computed as TensorFlow/Keras do: along each spatial axis the
+output has ``out = ceil(size / stride)`` positions, and the total padding
+``max((out - 1) * stride + (window - 1) * dilation + 1 - size, 0)`` is split
+``total // 2`` before and the rest after.
 
 >>> import numpy as np
 >>> x = np.arange(16.0).reshape(1, 4, 4, 1)
@@ -54,8 +55,9 @@ def _pair(value, name):
         pair = (value, value)
     pair = tuple(pair) if isinstance(pair, (tuple, list)) else ()
     if len(pair) != 2 or not all(
-            isinstance(v, (int, np.integer)) and not isinstance(v, bool) and v >= 1
-            for v in pair):
+        isinstance(v, (int, np.integer)) and not isinstance(v, bool) and v >= 1
+        for v in pair
+    ):
         raise ValueError(
             f"Expected `{name}` to be a positive integer or a tuple of 2 positive "
             f"integers. Received: {name}={value!r}"
@@ -108,7 +110,9 @@ def _windows(xp, window, strides, dilation, out_hw):
     (kh, kw), (sh, sw), (dh, dw) = window, strides, dilation
     view = sliding_window_view(xp, ((kh - 1) * dh + 1, (kw - 1) * dw + 1), axis=(1, 2))
     (out_h, out_w) = out_hw
-    return view[:, : (out_h - 1) * sh + 1 : sh, : (out_w - 1) * sw + 1 : sw, :, ::dh, ::dw]
+    return view[
+        :, : (out_h - 1) * sh + 1 : sh, : (out_w - 1) * sw + 1 : sw, :, ::dh, ::dw
+    ]
 
 
 def _scatter_windows(cols, padded_shape, pads, in_hw, window, strides, dilation):
@@ -130,9 +134,12 @@ def _scatter_windows(cols, padded_shape, pads, in_hw, window, strides, dilation)
 
 
 def _conv2d(x, kernel, strides, padding, dilation_rate):
-    out_hw, pads = _geometry(x.shape[1:3], kernel.shape[:2], strides, dilation_rate,
-                             padding)
-    cols = _windows(_pad_nhwc(x, pads), kernel.shape[:2], strides, dilation_rate, out_hw)
+    out_hw, pads = _geometry(
+        x.shape[1:3], kernel.shape[:2], strides, dilation_rate, padding
+    )
+    cols = _windows(
+        _pad_nhwc(x, pads), kernel.shape[:2], strides, dilation_rate, out_hw
+    )
     # (N, oh, ow, C, kh, kw) . (kh, kw, C, F) -> (N, oh, ow, F)
     return np.tensordot(cols, kernel, axes=((3, 4, 5), (2, 0, 1)))
 
@@ -143,14 +150,18 @@ def _conv2d_backprop_input(g, kernel, input_shape, strides, padding, dilation_ra
     # (N, oh, ow, F) . (kh, kw, C, F) -> (N, oh, ow, kh, kw, C)
     cols = np.tensordot(g, kernel, axes=((3,), (3,)))
     padded = (n, h + sum(pads[0]), w + sum(pads[1]), c)
-    return _scatter_windows(cols, padded, pads, (h, w), kernel.shape[:2], strides,
-                            dilation_rate)
+    return _scatter_windows(
+        cols, padded, pads, (h, w), kernel.shape[:2], strides, dilation_rate
+    )
 
 
 def _conv2d_backprop_filter(x, g, kernel_shape, strides, padding, dilation_rate):
-    out_hw, pads = _geometry(x.shape[1:3], kernel_shape[:2], strides, dilation_rate,
-                             padding)
-    cols = _windows(_pad_nhwc(x, pads), kernel_shape[:2], strides, dilation_rate, out_hw)
+    out_hw, pads = _geometry(
+        x.shape[1:3], kernel_shape[:2], strides, dilation_rate, padding
+    )
+    cols = _windows(
+        _pad_nhwc(x, pads), kernel_shape[:2], strides, dilation_rate, out_hw
+    )
     # (N, oh, ow, C, kh, kw) . (N, oh, ow, F) -> (C, kh, kw, F) -> (kh, kw, C, F)
     dk = np.tensordot(cols, g, axes=((0, 1, 2), (0, 1, 2)))
     return np.ascontiguousarray(dk.transpose(1, 2, 0, 3))
@@ -158,41 +169,53 @@ def _conv2d_backprop_filter(x, g, kernel_shape, strides, padding, dilation_rate)
 
 conv2d_prim = Primitive("conv2d", _conv2d)
 conv2d_backprop_input_prim = Primitive("conv2d_backprop_input", _conv2d_backprop_input)
-conv2d_backprop_filter_prim = Primitive("conv2d_backprop_filter", _conv2d_backprop_filter)
+conv2d_backprop_filter_prim = Primitive(
+    "conv2d_backprop_filter", _conv2d_backprop_filter
+)
 
 conv2d_prim.defvjp(
     # y = A_k x  =>  dx = A_k^T g
-    lambda g, ans, x, k, **p: conv2d_backprop_input_prim(g, k, input_shape=shape_of(x), **p),
+    lambda g, ans, x, k, **p: conv2d_backprop_input_prim(
+        g, k, input_shape=shape_of(x), **p
+    ),
     # y is linear in k too  =>  dk[i, j] = sum over windows of x_window^T g
-    lambda g, ans, x, k, **p: conv2d_backprop_filter_prim(x, g, kernel_shape=shape_of(k),
-                                                          **p),
+    lambda g, ans, x, k, **p: conv2d_backprop_filter_prim(
+        x, g, kernel_shape=shape_of(k), **p
+    ),
 )
 conv2d_backprop_input_prim.defvjp(
     # A_k^T g is linear in g, its adjoint is A_k: a convolution again
     lambda u, ans, g, k, input_shape, **p: conv2d_prim(u, k, **p),
     # <u, A_k^T g> = <A_k u, g>  =>  the filter gradient of conv2d(u, k)
     lambda u, ans, g, k, input_shape, **p: conv2d_backprop_filter_prim(
-        u, g, kernel_shape=shape_of(k), **p),
+        u, g, kernel_shape=shape_of(k), **p
+    ),
 )
 conv2d_backprop_filter_prim.defvjp(
     # <u, dK(x, g)> = <conv2d(x, u), g>
     lambda u, ans, x, g, kernel_shape, **p: conv2d_backprop_input_prim(
-        g, u, input_shape=shape_of(x), **p),
+        g, u, input_shape=shape_of(x), **p
+    ),
     lambda u, ans, x, g, kernel_shape, **p: conv2d_prim(x, u, **p),
 )
 
 
 def _conv_params(strides, padding, dilation_rate):
-    return dict(strides=_pair(strides, "strides"), padding=_padding_mode(padding),
-                dilation_rate=_pair(dilation_rate, "dilation_rate"))
+    return {
+        "strides": _pair(strides, "strides"),
+        "padding": _padding_mode(padding),
+        "dilation_rate": _pair(dilation_rate, "dilation_rate"),
+    }
 
 
 def _check_rank4(x, name):
     if len(shape_of(x)) != 4:
+        layout = "(batch, height, width, channels)"
+        if name == "kernel":
+            layout = "(kernel_height, kernel_width, in_channels, filters)"
         raise ValueError(
-            f"Expected `{name}` of rank 4 (batch, height, width, channels for "
-            f"inputs; kh, kw, in, out for kernels). Received: {name}.shape="
-            f"{shape_of(x)}"
+            f"Expected `{name}` of rank 4, {layout}. "
+            f"Received: {name}.shape={shape_of(x)}"
         )
 
 
@@ -223,8 +246,9 @@ def conv2d(x, kernel, strides=1, padding="valid", dilation_rate=1):
     return conv2d_prim(x, kernel, **_conv_params(strides, padding, dilation_rate))
 
 
-def conv2d_backprop_input(g, kernel, input_shape, strides=1, padding="valid",
-                          dilation_rate=1):
+def conv2d_backprop_input(
+    g, kernel, input_shape, strides=1, padding="valid", dilation_rate=1
+):
     """The gradient of :func:`conv2d` for its input (a "transposed convolution").
 
     >>> conv2d_backprop_input(np.ones((1, 2, 2, 1)), np.ones((2, 2, 1, 1)),
@@ -233,12 +257,17 @@ def conv2d_backprop_input(g, kernel, input_shape, strides=1, padding="valid",
            [2., 4., 2.],
            [1., 2., 1.]])
     """
-    return conv2d_backprop_input_prim(g, kernel, input_shape=tuple(input_shape),
-                                      **_conv_params(strides, padding, dilation_rate))
+    return conv2d_backprop_input_prim(
+        g,
+        kernel,
+        input_shape=tuple(input_shape),
+        **_conv_params(strides, padding, dilation_rate),
+    )
 
 
-def conv2d_backprop_filter(x, g, kernel_shape, strides=1, padding="valid",
-                           dilation_rate=1):
+def conv2d_backprop_filter(
+    x, g, kernel_shape, strides=1, padding="valid", dilation_rate=1
+):
     """The gradient of :func:`conv2d` for its kernel.
 
     >>> conv2d_backprop_filter(np.ones((1, 3, 3, 1)), np.ones((1, 2, 2, 1)),
@@ -246,8 +275,12 @@ def conv2d_backprop_filter(x, g, kernel_shape, strides=1, padding="valid",
     array([[4., 4.],
            [4., 4.]])
     """
-    return conv2d_backprop_filter_prim(x, g, kernel_shape=tuple(kernel_shape),
-                                       **_conv_params(strides, padding, dilation_rate))
+    return conv2d_backprop_filter_prim(
+        x,
+        g,
+        kernel_shape=tuple(kernel_shape),
+        **_conv_params(strides, padding, dilation_rate),
+    )
 
 
 # ------------------------------------------------------------------ pooling
@@ -281,8 +314,9 @@ def _argmax_positions(x, pool_size, strides, padding):
     rows = np.arange(out_h)[:, None, None] * strides[0] + di
     cols = np.arange(out_w)[:, None] * strides[1] + dj
     padded = (n, h + sum(pads[0]), w + sum(pads[1]), c)
-    flat = ((np.arange(n)[:, None, None, None] * padded[1] + rows) * padded[2]
-            + cols) * c + np.arange(c)
+    flat = (
+        (np.arange(n)[:, None, None, None] * padded[1] + rows) * padded[2] + cols
+    ) * c + np.arange(c)
     return flat, padded, pads
 
 
@@ -329,8 +363,10 @@ def _avg_pool_backprop_fwd(g, input_shape, pool_size, strides, padding):
     _, pads = _geometry((h, w), pool_size, strides, (1, 1), padding)
     share = g / _window_counts((h, w), pool_size, strides, padding)  # (N, oh, ow, C)
     # every tap of a window receives the same share: (N, oh, ow, ph, pw, C)
-    cols = np.broadcast_to(share[:, :, :, None, None, :].astype(g.dtype, copy=False),
-                           share.shape[:3] + tuple(pool_size) + share.shape[3:])
+    cols = np.broadcast_to(
+        share[:, :, :, None, None, :].astype(g.dtype, copy=False),
+        share.shape[:3] + tuple(pool_size) + share.shape[3:],
+    )
     padded = (n, h + sum(pads[0]), w + sum(pads[1]), c)
     return _scatter_windows(cols, padded, pads, (h, w), pool_size, strides, (1, 1))
 
@@ -339,15 +375,19 @@ avg_pool2d_prim = Primitive("avg_pool2d", _avg_pool2d)
 _avg_pool_backprop = Primitive("avg_pool2d_backprop", _avg_pool_backprop_fwd)
 # y = A x with A[o, p] = 1/count(o) on o's window: dx = A^T g, and back again
 avg_pool2d_prim.defvjp(
-    lambda g, ans, x, **p: _avg_pool_backprop(g, input_shape=shape_of(x), **p))
-_avg_pool_backprop.defvjp(
-    lambda u, ans, g, input_shape, **p: avg_pool2d_prim(u, **p))
+    lambda g, ans, x, **p: _avg_pool_backprop(g, input_shape=shape_of(x), **p)
+)
+_avg_pool_backprop.defvjp(lambda u, ans, g, input_shape, **p: avg_pool2d_prim(u, **p))
 
 
 def _pool_params(pool_size, strides, padding):
     pool_size = _pair(pool_size, "pool_size")
     strides = pool_size if strides is None else _pair(strides, "strides")
-    return dict(pool_size=pool_size, strides=strides, padding=_padding_mode(padding))
+    return {
+        "pool_size": pool_size,
+        "strides": strides,
+        "padding": _padding_mode(padding),
+    }
 
 
 def max_pool2d(x, pool_size=2, strides=None, padding="valid"):
@@ -377,6 +417,9 @@ def avg_pool2d(x, pool_size=2, strides=None, padding="valid"):
 
 
 __all__ = [
-    "avg_pool2d", "conv2d", "conv2d_backprop_filter", "conv2d_backprop_input",
+    "avg_pool2d",
+    "conv2d",
+    "conv2d_backprop_filter",
+    "conv2d_backprop_input",
     "max_pool2d",
 ]

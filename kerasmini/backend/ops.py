@@ -127,13 +127,16 @@ round = _prim("round", np.round)  # noqa: A001
 
 
 def _clip(x, low, high):
-    return np.clip(x, low, high).astype(x.dtype, copy=False)
+    out = np.clip(x, low, high)
+    # keep x's dtype (x may be a Python number when the bounds are tensors)
+    return out.astype(x.dtype, copy=False) if isinstance(x, np.ndarray) else out
 
 
 clip_by_value = _prim(
     "clip", _clip,
-    lambda g, ans, x, low, high: where(
+    lambda g, ans, x, low, high: unbroadcast(where(  # bounds may broadcast x
         logical_and(greater_equal(x, low), less_equal(x, high)), g, zeros_like(g)),
+        shape_of(x)),
 )
 
 
@@ -366,7 +369,9 @@ def transpose(x, axes=None):
     >>> transpose(np.zeros((2, 3, 4)), (2, 0, 1)).shape
     (4, 2, 3)
     """
-    return transpose_prim(x, axes=None if axes is None else tuple(axes))
+    if axes is not None:  # non-negative, so the gradient's argsort inverts it
+        axes = tuple(int(a) % len(shape_of(x)) for a in axes)
+    return transpose_prim(x, axes=axes)
 
 
 def swapaxes(x, axis1, axis2):

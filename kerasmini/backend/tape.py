@@ -145,8 +145,10 @@ class GradientTape:
             for i, t in enumerate(targets):
                 seed = seeds[i] if seeds is not None else ops.ones_like(t)
                 _accumulate(grads, id(t), seed, ops)
+            keep = {id(s) for s in flat_sources}  # a source may be an op's output
             for rec in reversed(live):
-                g = grads.pop(id(rec.out), None)
+                key = id(rec.out)
+                g = grads.get(key) if key in keep else grads.pop(key, None)
                 if g is None:
                     continue
                 for i, arg in enumerate(rec.args):

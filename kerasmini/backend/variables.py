@@ -20,6 +20,7 @@ import weakref
 
 import numpy as np
 
+from kerasmini.api_export import keras_export
 from kerasmini.backend import config
 from kerasmini.backend.core import STATE, Primitive, convert_to_tensor
 from kerasmini.backend.naming import auto_name, current_path
@@ -51,6 +52,7 @@ def get_graph_variables(graph=None):
     return _EAGER_VARIABLES if graph is None else graph.variables
 
 
+@keras_export("kerasmini.Variable")
 class Variable:
     """A named, mutable tensor.
 
