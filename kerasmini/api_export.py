@@ -28,6 +28,12 @@ class keras_export:
 
     The first path is the canonical one. Every path must start with
     ``kerasmini.``; a path used twice is an error.
+
+    >>> @keras_export("kerasmini.demo.g")
+    ... def g():
+    ...     pass
+    >>> g._keras_api_names
+    ('kerasmini.demo.g',)
     """
 
     def __init__(self, path):
@@ -55,10 +61,19 @@ class keras_export:
 
 
 def get_name_from_symbol(symbol):
-    """The canonical public name of ``symbol``, or ``None``."""
+    """The canonical public name of ``symbol``, or ``None``.
+
+    >>> from kerasmini.layers import Dense
+    >>> get_name_from_symbol(Dense)
+    'kerasmini.layers.Dense'
+    """
     return REGISTERED_OBJS_TO_NAMES.get(symbol)
 
 
 def get_symbol_from_name(name):
-    """The symbol exported as ``name``, or ``None``."""
+    """The symbol exported as ``name``, or ``None``.
+
+    >>> get_symbol_from_name("kerasmini.layers.Dense").__name__
+    'Dense'
+    """
     return REGISTERED_NAMES_TO_OBJS.get(name)

@@ -10,7 +10,12 @@ from kerasmini.backend import ops
 
 
 class Constraint:
-    """Base class: ``__call__(w)`` returns the projected weight."""
+    """Base class: ``__call__(w)`` returns the projected weight.
+
+    >>> import numpy as np
+    >>> Constraint()(np.array([1.0, -1.0]))
+    array([ 1., -1.])
+    """
 
     def __call__(self, w):
         return w
@@ -28,7 +33,12 @@ class Constraint:
 
 @keras_export("kerasmini.constraints.NonNeg")
 class NonNeg(Constraint):
-    """Clip weights at zero from below."""
+    """Clip weights at zero from below.
+
+    >>> import numpy as np
+    >>> NonNeg()(np.array([-1.0, 2.0]))
+    array([0., 2.])
+    """
 
     def __call__(self, w):
         return ops.maximum(w, 0.0)
@@ -36,7 +46,12 @@ class NonNeg(Constraint):
 
 @keras_export("kerasmini.constraints.MaxNorm")
 class MaxNorm(Constraint):
-    """Rescale so the norm along ``axis`` is at most ``max_value``."""
+    """Rescale so the norm along ``axis`` is at most ``max_value``.
+
+    >>> import numpy as np
+    >>> MaxNorm(max_value=1.0)(np.array([[3.0], [4.0]])).round(4).ravel()
+    array([0.6, 0.8])
+    """
 
     def __init__(self, max_value=2.0, axis=0):
         self.max_value, self.axis = max_value, axis

@@ -14,7 +14,11 @@ from kerasmini.backend import ops
 
 
 class Regularizer:
-    """Base class: ``__call__(x)`` returns a scalar penalty."""
+    """Base class: ``__call__(x)`` returns a scalar penalty.
+
+    >>> Regularizer()(1.0)
+    0.0
+    """
 
     def __call__(self, x):
         return 0.0
@@ -42,7 +46,12 @@ def _check(name, value):
 
 @keras_export(["kerasmini.regularizers.L1L2", "kerasmini.regularizers.l1_l2"])
 class L1L2(Regularizer):
-    """``l1 * sum(|x|) + l2 * sum(x**2)``."""
+    """``l1 * sum(|x|) + l2 * sum(x**2)``.
+
+    >>> import numpy as np
+    >>> round(float(L1L2(l1=0.1, l2=0.1)(np.array([1.0, -2.0]))), 4)
+    0.8
+    """
 
     def __init__(self, l1=0.0, l2=0.0):
         self.l1, self.l2 = _check("l1", l1), _check("l2", l2)
@@ -61,7 +70,12 @@ class L1L2(Regularizer):
 
 @keras_export(["kerasmini.regularizers.L1", "kerasmini.regularizers.l1"])
 class L1(L1L2):
-    """``l1 * sum(|x|)``."""
+    """``l1 * sum(|x|)``.
+
+    >>> import numpy as np
+    >>> float(L1(0.5)(np.array([1.0, -2.0])))
+    1.5
+    """
 
     def __init__(self, l1=0.01):
         super().__init__(l1=l1)
@@ -72,7 +86,12 @@ class L1(L1L2):
 
 @keras_export(["kerasmini.regularizers.L2", "kerasmini.regularizers.l2"])
 class L2(L1L2):
-    """``l2 * sum(x**2)``."""
+    """``l2 * sum(x**2)``.
+
+    >>> import numpy as np
+    >>> float(L2(0.5)(np.array([1.0, -2.0])))
+    2.5
+    """
 
     def __init__(self, l2=0.01):
         super().__init__(l2=l2)
@@ -80,6 +99,11 @@ class L2(L1L2):
     def get_config(self):
         return {"l2": self.l2}
 
+
+# Keras's lower-case aliases of the classes.
+l1 = L1
+l2 = L2
+l1_l2 = L1L2
 
 ALL = {"l1": L1, "l2": L2, "l1_l2": L1L2, "L1": L1, "L2": L2, "L1L2": L1L2}
 

@@ -51,7 +51,15 @@ def clear_session() -> None:
 
 
 def register_session_hook(hook) -> None:
-    """Call ``hook()`` whenever :func:`clear_session` runs."""
+    """Call ``hook()`` whenever :func:`clear_session` runs.
+
+    >>> calls = []
+    >>> register_session_hook(lambda: calls.append("reset"))
+    >>> clear_session(); calls
+    ['reset']
+    >>> _SESSION_HOOKS.pop() is not None
+    True
+    """
     _SESSION_HOOKS.append(hook)
 
 

@@ -52,6 +52,12 @@ class GraphTensor:
     the ``slot`` the replayed graph stores it in. Arithmetic on it records ops;
     turning it into a NumPy array or a Python bool is refused, because the
     value will be different on the next call (as in ``tf.function``).
+
+    >>> from kerasmini.backend.graph import function
+    >>> seen = []
+    >>> _ = function(lambda x: seen.append(type(x).__name__) or x)(np.ones(2))
+    >>> seen
+    ['GraphTensor']
     """
 
     __slots__ = ("_value", "slot", "graph")

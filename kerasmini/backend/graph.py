@@ -33,7 +33,14 @@ from kerasmini.backend.core import STATE, GraphTensor, is_tensor, value_of
 
 
 class Graph:
-    """The steps recorded while tracing one call signature of a function."""
+    """The steps recorded while tracing one call signature of a function.
+
+    >>> from kerasmini.backend import ops
+    >>> f = function(lambda x: ops.square(x))
+    >>> _ = f(np.ones(3))
+    >>> list(f.graphs.values())
+    [<Graph <lambda>: 1 inputs, 1 steps>]
+    """
 
     def __init__(self, name="graph"):
         self.name = name
@@ -142,6 +149,11 @@ class Function:
 
     Build it with :func:`function`. ``trace_count`` counts traces;
     ``graphs`` maps signatures to their :class:`Graph`.
+
+    >>> from kerasmini.backend import ops
+    >>> f = Function(lambda x: ops.multiply(x, 3.0))
+    >>> f(np.ones(2)), f
+    (array([3., 3.]), <kerasmini.function <lambda>: 1 trace(s)>)
     """
 
     def __init__(self, fn, name=None):
@@ -235,12 +247,26 @@ def function(fn=None, *, name=None):
 
 
 def current_graph():
-    """The graph being traced, or ``None`` when executing eagerly."""
+    """The graph being traced, or ``None`` when executing eagerly.
+
+    >>> current_graph() is None
+    True
+    >>> function(lambda x: current_graph() is not None and x)(np.ones(1))
+    array([1.])
+    """
     return STATE.graphs[-1] if STATE.graphs else None
 
 
 def is_traced(x) -> bool:
-    """Whether ``x`` is a value inside a graph being traced."""
+    """Whether ``x`` is a value inside a graph being traced.
+
+    >>> is_traced(np.ones(1))
+    False
+    >>> seen = []
+    >>> _ = function(lambda x: seen.append(is_traced(x)) or x)(np.ones(1))
+    >>> seen
+    [True]
+    """
     return isinstance(x, GraphTensor)
 
 

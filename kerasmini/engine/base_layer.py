@@ -30,6 +30,7 @@ import inspect
 
 import numpy as np
 
+from kerasmini.api_export import keras_export
 from kerasmini.backend import config, ops
 from kerasmini.backend.core import STATE, convert_to_tensor, is_tensor
 from kerasmini.backend.naming import auto_name, name_scope
@@ -56,6 +57,7 @@ _FORGOT_SUPER = (
 )
 
 
+@keras_export(["kerasmini.Layer", "kerasmini.layers.Layer"])
 class Layer(Module):
     """The base class of all layers (and, through ``Model``, of all models).
 
@@ -252,6 +254,7 @@ class Layer(Module):
                 f"of integers. Received: shape={shape!r}"
             ) from None
         dtype = config.standardize_dtype(dtype or self.dtype)
+        _spend_weight_budget(self, name, shape, dtype)
         if initializer is None:
             initializer = "glorot_uniform" if "float" in dtype else "zeros"
         initializer = initializers.get(initializer)
@@ -295,6 +298,11 @@ class Layer(Module):
         ValueError: Layer d weight shape (3, 2) is not compatible with provided weight shape (3, 3).
         """
         own = self.weights
+        if not isinstance(weights, (list, tuple)):
+            raise TypeError(
+                f"`set_weights` on layer '{self.name}' expects a list of arrays. "
+                f"Received: weights={weights!r} (of type {type(weights).__name__})"
+            )
         weights = list(weights)
         if len(weights) != len(own):
             raise ValueError(
@@ -369,8 +377,8 @@ class Layer(Module):
     def compute_output_shape(self, input_shape):
         """The output shape for ``input_shape``; by default found by a dry run
         of ``call`` on zeros (unknown dimensions tried as 83 and 89)."""
-        spec = self.compute_output_spec(map_structure(
-            lambda s: KerasTensor(s, self.dtype), _as_shape_structure(input_shape)))
+        spec = self.compute_output_spec(
+            _map_shapes(lambda s: KerasTensor(s, self.dtype), input_shape))
         return map_structure(lambda kt: kt.shape, spec)
 
     def compute_output_spec(self, *args, **kwargs):
@@ -383,8 +391,7 @@ class Layer(Module):
             if isinstance(out, tuple) and all(
                     d is None or isinstance(d, int) for d in out):
                 return KerasTensor(out, dtype)
-            return map_structure(lambda s: KerasTensor(s, dtype),
-                                 _as_shape_structure(out))
+            return _map_shapes(lambda s: KerasTensor(s, dtype), out)
         return _infer_by_dry_run(self, args, kwargs)
 
     # ---------------------------------------------------------- __call__
@@ -413,10 +420,18 @@ class Layer(Module):
         # 2. Convert array-likes (lists, numbers) to arrays.
         symbolic = any_symbolic(inputs, rest, kwargs)
         if not symbolic:
+            if inputs is None:
+                raise ValueError(
+                    "Inputs to a layer should be tensors. Got 'None' (of type "
+                    f"{type(None)}) as input for layer '{self.name}'."
+                )
+            if _is_nested_number_list(inputs):  # [[1, 2], [3, 4]]: one array
+                inputs = convert_to_tensor(inputs)
             inputs = map_structure(self._convert_input, inputs)
         # 3. Check the inputs against `input_spec`.
         assert_input_compatibility(self.input_spec, inputs, self.name)
         # 4. Resolve `training`: explicit, else the outer call's, else default.
+        training_passed = kwargs.get("training") is not None
         training = kwargs.pop("training", None)
         outer = call_context.current()
         if training is None and outer is not None:
@@ -433,7 +448,13 @@ class Layer(Module):
             # 6a. Symbolic: infer the output and record a Node.
             if symbolic:
                 outputs = self.compute_output_spec(inputs, *rest, **kwargs)
-                Node(self, call_args=(inputs,) + tuple(rest), call_kwargs=kwargs,
+                # The Node keeps only what the caller passed: a `training` the
+                # framework filled in must be resolved afresh when the graph
+                # runs (so `model(x, training=True)` reaches this layer).
+                node_kwargs = dict(kwargs)
+                if not training_passed:
+                    node_kwargs.pop("training", None)
+                Node(self, call_args=(inputs,) + tuple(rest), call_kwargs=node_kwargs,
                      outputs=outputs)
                 return outputs
             # 6b. Eager or graph: run `call` inside the layer's name scope.
@@ -454,11 +475,13 @@ class Layer(Module):
     def _convert_input(self, x):
         if x is None or is_keras_tensor(x):
             return x
-        if not is_tensor(x):
+        if not is_tensor(x) or not _is_numeric_like(x):
             if isinstance(x, (str, bytes)) or not _is_numeric_like(x):
                 raise ValueError(
-                    f"Inputs to a layer should be tensors. Got '{x}' (of type "
-                    f"{type(x)}) as input for layer '{self.name}'."
+                    f"Inputs to a layer should be tensors of numbers. Got '{x}' "
+                    f"(of type {type(x)}"
+                    + (f", dtype {x.dtype}" if hasattr(x, "dtype") else "")
+                    + f") as input for layer '{self.name}'."
                 )
             x = convert_to_tensor(x)
         dtype = np.dtype(x.dtype if isinstance(x.dtype, str) else x.dtype).name
@@ -523,23 +546,172 @@ class Layer(Module):
 
     # ---------------------------------------------------- serialization
     def get_config(self):
-        """The constructor arguments that recreate this layer."""
-        config_ = {"name": self.name, "trainable": self.trainable, "dtype": self.dtype}
-        if self._batch_input_shape is not None:
-            config_["batch_input_shape"] = self._batch_input_shape
+        """The constructor arguments that recreate this layer.
+
+        The base layer knows ``name``, ``trainable`` and ``dtype`` (written as
+        Keras 3's ``DTypePolicy`` dict); a subclass whose ``__init__`` takes
+        more arguments must add them (``config.update(...)``).
+
+        >>> Layer(name="l").get_config()["dtype"]["config"]
+        {'name': 'float32'}
+        """
+        from kerasmini.saving.serialization import (
+            serialize_dtype_policy,
+            serialize_keras_object,
+        )
+
+        if type(self).get_config is Layer.get_config:
+            extra = _extra_init_args(type(self))
+            if extra:
+                raise NotImplementedError(
+                    f"Layer {type(self).__name__} has arguments {extra} in "
+                    "`__init__()` and therefore must override `get_config()` to "
+                    "return them: `config = super().get_config(); "
+                    "config.update({...}); return config`."
+                )
+        config_ = {"name": self.name, "trainable": self.trainable,
+                   "dtype": serialize_dtype_policy(self.dtype)}
+        if self.activity_regularizer is not None:
+            config_["activity_regularizer"] = serialize_keras_object(
+                self.activity_regularizer)
         return config_
 
     @classmethod
     def from_config(cls, config_):
-        """Create a layer from :meth:`get_config`'s output."""
+        """Create a layer from :meth:`get_config`'s output.
+
+        >>> from kerasmini.layers import Dense
+        >>> Dense.from_config(Dense(3, name="d").get_config()).units
+        3
+        """
+        config_ = dict(config_)
+        if isinstance(config_.get("dtype"), dict):
+            from kerasmini.saving.serialization import deserialize_keras_object
+
+            config_["dtype"] = deserialize_keras_object(config_["dtype"])
         return cls(**config_)
+
+    def get_build_config(self):
+        """What :meth:`build_from_config` needs to recreate the weights: the
+        input shape the layer was built with (``None`` if never built)."""
+        if self.built and self._build_input_shape is not None:
+            return {"input_shape": self._build_input_shape}
+        return None
+
+    def build_from_config(self, config_):
+        """Build from :meth:`get_build_config`'s output (JSON lists become
+        shape tuples), so the weights exist before they are loaded."""
+        if config_ and config_.get("input_shape") is not None:
+            self.build(_to_shape(config_["input_shape"]))
+        elif config_ and config_.get("shapes_dict"):
+            self.build(**{k: _to_shape(v) for k, v in config_["shapes_dict"].items()})
+
+    def save_own_variables(self, store):
+        """Write this layer's own weights into ``store`` as ``"0"``, ``"1"``, ...
+        (trainable first, then non-trainable, in creation order), Keras 3's
+        layout inside ``model.weights.h5``."""
+        for i, variable in enumerate(self._trainable_weights +
+                                     self._non_trainable_weights):
+            store[str(i)] = variable.numpy()
+
+    def load_own_variables(self, store):
+        """Assign the weights :meth:`save_own_variables` wrote, after checking
+        their number and shapes (nothing is assigned if one does not fit)."""
+        own = self._trainable_weights + self._non_trainable_weights
+        if len(store.keys()) != len(own):
+            raise ValueError(
+                f"Layer '{self.name}' expected {len(own)} variables, but received "
+                f"{len(store.keys())} variables during loading. Expected: "
+                f"{[v.name for v in own]}"
+            )
+        for i, variable in enumerate(own):
+            shape = tuple(store.shape(str(i))) if hasattr(store, "shape") \
+                else np.shape(store[str(i)])
+            if shape != variable.shape:
+                raise ValueError(
+                    f"Layer '{self.name}': weight '{variable.name}' has shape "
+                    f"{variable.shape}, but the saved value has shape {shape}."
+                )
+        for i, variable in enumerate(own):
+            variable.assign(store[str(i)])
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
 
 
 _NOT_SUBLAYERS = frozenset({"_inbound_nodes", "_outbound_nodes", "_keras_history",
-                            "_output_layers", "_input_layers", "_self_ref"})
+                            "_output_layers", "_input_layers", "_self_ref",
+                            # (layer, node_index, tensor_index) records, not
+                            # sub-layers: walking them first would put a nested
+                            # model's weights before its predecessors'
+                            "_input_coordinates", "_output_coordinates"})
+
+
+# While a model is rebuilt from a file, kerasmini.saving sets the most bytes of
+# weights that file can justify, so a hostile config (``units=10**12``) fails
+# with a clear error instead of allocating terabytes.
+_WEIGHT_BUDGET = []
+
+
+class weight_budget:
+    """Context manager: refuse ``add_weight`` calls beyond ``max_bytes`` in
+    total while it is open.
+
+    >>> from kerasmini.layers import Dense
+    >>> with weight_budget(1000):
+    ...     Dense(10**6, name="big").build((None, 4))  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+      ...
+    ValueError: Layer 'big': creating weight 'kernel' of shape (4, 1000000) ...
+    """
+
+    def __init__(self, max_bytes):
+        self.remaining = int(max_bytes)
+
+    def __enter__(self):
+        _WEIGHT_BUDGET.append(self)
+        return self
+
+    def __exit__(self, *exc):
+        _WEIGHT_BUDGET.remove(self)
+        return False
+
+
+def _spend_weight_budget(layer, name, shape, dtype):
+    if not _WEIGHT_BUDGET:
+        return
+    budget = _WEIGHT_BUDGET[-1]
+    size = int(np.prod(shape, dtype=object)) * np.dtype(dtype).itemsize
+    if size > budget.remaining:
+        raise ValueError(
+            f"Layer '{layer.name}': creating weight '{name}' of shape {shape} "
+            f"({size} bytes) exceeds what the file being loaded can hold "
+            f"({budget.remaining} bytes left). The configuration is damaged or "
+            "hostile."
+        )
+    budget.remaining -= size
+
+
+def _to_shape(value):
+    """A JSON shape (a list of ints/None) as a tuple; lists of shapes stay lists."""
+    if isinstance(value, (list, tuple)) and all(
+            d is None or isinstance(d, int) for d in value):
+        return tuple(value)
+    if isinstance(value, (list, tuple)):
+        return [_to_shape(v) for v in value]
+    return value
+
+
+def _extra_init_args(cls):
+    """``__init__`` parameters beyond the base layer's, for the error telling
+    the author to write ``get_config``."""
+    base = {"self", "trainable", "name", "dtype"}
+    try:
+        params = inspect.signature(cls.__init__).parameters.values()
+    except (TypeError, ValueError):
+        return []
+    return [p.name for p in params if p.name not in base
+            and p.kind not in (p.VAR_POSITIONAL, p.VAR_KEYWORD)]
 
 
 def _build_wrapper(build):
@@ -578,23 +750,40 @@ def _dedup(items):
 
 
 def _is_numeric_like(x):
+    dtype = getattr(x, "dtype", None)
+    if dtype is not None and is_tensor(x):  # no copy for arrays and Variables
+        return np.dtype(dtype).kind in "biuf"
     try:
         return np.asarray(x).dtype.kind in "biuf"
     except (TypeError, ValueError):
         return False
 
 
-def _as_shape_structure(shape):
-    """A single shape tuple stays a leaf; lists of shapes become lists."""
-    if isinstance(shape, (list, tuple)) and shape and all(
-            isinstance(s, (list, tuple)) or s is None for s in shape) and \
-            any(isinstance(s, (list, tuple)) for s in shape):
-        return [_as_shape_structure(s) for s in shape]
-    return _ShapeLeaf(shape)
+def _is_nested_number_list(x):
+    """A list of lists of Python numbers: array data, not a list of inputs."""
+    return isinstance(x, (list, tuple)) and any(
+        isinstance(item, (list, tuple)) for item in x) and all(
+        isinstance(leaf, (int, float)) for leaf in flatten(x))
 
 
-class _ShapeLeaf(tuple):
-    """A shape, marked as a leaf so map_structure does not walk into it."""
+def _is_shape(x):
+    return isinstance(x, (list, tuple)) and all(
+        d is None or isinstance(d, (int, np.integer)) for d in x)
+
+
+def _map_shapes(fn, shape):
+    """Apply ``fn`` to each shape tuple of a shape or a nested list/dict of
+    shapes (a shape is itself a tuple, so ``map_structure`` cannot tell)."""
+    if _is_shape(shape):
+        return fn(tuple(shape))
+    if isinstance(shape, dict):
+        return {key: _map_shapes(fn, value) for key, value in shape.items()}
+    if isinstance(shape, (list, tuple)):
+        return [_map_shapes(fn, s) for s in shape]
+    raise ValueError(
+        "Expected a shape tuple (integers or None) or a list/dict of shape tuples. "
+        f"Received: input_shape={shape!r} (of type {type(shape).__name__})"
+    )
 
 
 def _zeros_for(kt, fill):
@@ -654,5 +843,5 @@ def _dry_run(layer, input_shape, dtype):
     """Call ``layer.call`` on zeros of ``input_shape`` (to build sub-layers)."""
     def make(shape):
         return KerasTensor(shape, dtype)
-    structure = map_structure(make, _as_shape_structure(input_shape))
+    structure = _map_shapes(make, input_shape)
     return _infer_by_dry_run(layer, (structure,), {})

@@ -18,7 +18,11 @@ import contextlib
 
 
 class CallContext:
-    """The state shared by nested layer calls."""
+    """The state shared by nested layer calls.
+
+    >>> CallContext("dense", training=True)
+    CallContext(entry_layer='dense', training=True)
+    """
 
     def __init__(self, entry_layer, training):
         self.entry_layer = entry_layer
@@ -32,14 +36,24 @@ _STACK = []
 
 
 def current():
-    """The innermost open context, or ``None`` outside any layer call."""
+    """The innermost open context, or ``None`` outside any layer call.
+
+    >>> current() is None
+    True
+    """
     return _STACK[-1] if _STACK else None
 
 
 @contextlib.contextmanager
 def scope(layer, training):
     """Open a context for a call of ``layer`` (the outermost call becomes
-    ``entry_layer``); an explicit ``training`` overrides the outer value."""
+    ``entry_layer``); an explicit ``training`` overrides the outer value.
+
+    >>> with scope("outer", training=True):
+    ...     with scope("inner", training=None) as ctx:
+    ...         ctx.entry_layer
+    'outer'
+    """
     outer = current()
     if outer is None:
         ctx = CallContext(layer, training)

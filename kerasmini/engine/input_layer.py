@@ -30,6 +30,10 @@ class InputLayer(Layer):
         batch_shape: the full shape including the batch dimension (instead
             of ``shape`` and ``batch_size``).
         name: auto ``input_layer``, ``input_layer_1``... if omitted.
+
+    >>> layer = InputLayer(shape=(4,), name="pixels")
+    >>> layer.output.shape, layer.built, layer.count_params()
+    ((None, 4), True, 0)
     """
 
     def __init__(self, shape=None, batch_size=None, dtype=None, batch_shape=None,
@@ -71,8 +75,27 @@ class InputLayer(Layer):
         return inputs
 
     def get_config(self):
+        """Keras 3's InputLayer config (``sparse`` is always false here).
+
+        >>> InputLayer(shape=(3,), name="x").get_config()
+        {'batch_shape': (None, 3), 'dtype': 'float32', 'sparse': False, 'name': 'x'}
+        """
         return {"batch_shape": self._batch_shape, "dtype": self.dtype,
-                "name": self.name}
+                "sparse": False, "name": self.name}
+
+    @classmethod
+    def from_config(cls, config):
+        """Recreate from :meth:`get_config` (or from real Keras's config, whose
+        ``sparse``/``ragged``/``optional`` must be false: kerasmini has only
+        dense inputs)."""
+        config = dict(config)
+        for key in ("sparse", "ragged", "optional"):
+            if config.pop(key, None):
+                raise ValueError(
+                    f"kerasmini's InputLayer does not support `{key}=True`. "
+                    f"Received: config={config}"
+                )
+        return cls(**config)
 
 
 @keras_export(["kerasmini.Input", "kerasmini.layers.Input"])

@@ -16,9 +16,11 @@ Traceback (most recent call last):
 ValueError: Input 0 of layer "dense" is incompatible with the layer: expected axis -1 of input shape to have value 10, but received input with shape (3, 5)
 """
 
+from kerasmini.api_export import keras_export
 from kerasmini.backend import config
 
 
+@keras_export(["kerasmini.InputSpec", "kerasmini.layers.InputSpec"])
 class InputSpec:
     """Rank, dtype and shape constraints on one input of a layer.
 

@@ -12,10 +12,12 @@ the graph back from outputs to inputs.
 <KerasTensor shape=(None, 5), dtype=float32, name=x>
 """
 
+from kerasmini.api_export import keras_export
 from kerasmini.backend import config
 from kerasmini.backend.naming import auto_name
 
 
+@keras_export("kerasmini.KerasTensor")
 class KerasTensor:
     """A symbolic tensor: shape (``None`` = unknown) and dtype, no value.
 

@@ -18,6 +18,7 @@ and graph building find every piece of state without being told.
 'scale/w'
 """
 
+from kerasmini.api_export import keras_export
 from kerasmini.backend.naming import name_scope, to_snake_case
 
 _IGNORED = frozenset({"_inbound_nodes", "_outbound_nodes", "_keras_history"})
@@ -27,6 +28,7 @@ def _is_variable(x) -> bool:
     return getattr(x, "__kerasmini_variable__", False)
 
 
+@keras_export("kerasmini.Module")
 class Module:
     """Base class of everything that owns state.
 

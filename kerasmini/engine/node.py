@@ -29,6 +29,10 @@ class KerasHistory(collections.namedtuple(
     """Where a KerasTensor came from: ``(layer, node_index, tensor_index)``.
 
     Keras 3 calls the first field ``operation``; both names work here.
+
+    >>> from kerasmini.engine.input_layer import Input
+    >>> Input(shape=(2,), name="x")._keras_history[1:]
+    (0, 0)
     """
 
     __slots__ = ()
@@ -46,6 +50,14 @@ class Node:
         call_args: the positional arguments of the call.
         call_kwargs: the keyword arguments of the call.
         outputs: the KerasTensor(s) the call produced.
+
+    >>> from kerasmini.engine.input_layer import Input
+    >>> from kerasmini.layers import Dense
+    >>> x = Input(shape=(2,), name="x")
+    >>> dense = Dense(1, name="d")
+    >>> y = dense(x)
+    >>> dense._inbound_nodes, [l.name for l in dense._inbound_nodes[0].inbound_layers]
+    ([<Node d #0>], ['x'])
     """
 
     def __init__(self, layer, call_args=None, call_kwargs=None, outputs=None):

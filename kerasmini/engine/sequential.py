@@ -34,6 +34,11 @@ class Sequential(Functional):
         layers: layers to :meth:`add` in order.
         trainable: whether the weights are trainable.
         name: default ``sequential``, ``sequential_1``...
+
+    >>> from kerasmini.layers import Dense
+    >>> model = Sequential([Dense(4, input_shape=(3,)), Dense(1)])
+    >>> model.output_shape, model.count_params()
+    ((None, 1), 21)
     """
 
     def __init__(self, layers=None, trainable=True, name=None):
@@ -184,3 +189,53 @@ class Sequential(Functional):
 
     def call(self, inputs, training=None):
         return self._run_internal_graph(inputs, training=training)
+
+    # ---------------------------------------------------------- serialization
+    def get_config(self):
+        """Keras 3's Sequential config: the layer configs in order, the
+        InputLayer first when the input shape is known.
+
+        >>> from kerasmini.layers import Dense, Input
+        >>> config = Sequential([Input((3,)), Dense(2, name="out")]).get_config()
+        >>> [layer["class_name"] for layer in config["layers"]]
+        ['InputLayer', 'Dense']
+        """
+        from kerasmini.saving.serialization import (
+            serialize_dtype_policy,
+            serialize_keras_object,
+        )
+
+        config = {"name": self.name, "trainable": self.trainable,
+                  "dtype": serialize_dtype_policy(self.dtype),
+                  "layers": [serialize_keras_object(layer) for layer in self._stack]}
+        if self._graph_ready:
+            config["build_input_shape"] = self._stack[0].batch_shape
+        return config
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """Add the deserialized layers one by one, as the model was made."""
+        from kerasmini.saving.serialization import deserialize_keras_object
+
+        if "name" not in config or "layers" not in config:
+            raise ValueError(
+                "A Sequential model configuration must be a dictionary containing "
+                f"the 'name' and 'layers' keys. Received: config={config}"
+            )
+        model = cls(name=config["name"], trainable=config.get("trainable", True))
+        for layer_config in config["layers"]:
+            model.add(deserialize_keras_object(layer_config,
+                                               custom_objects=custom_objects))
+        shape = config.get("build_input_shape")
+        if not model._graph_ready and isinstance(shape, (list, tuple)) and model.layers:
+            model.build(tuple(shape))
+        return model
+
+    def get_build_config(self):
+        if self._graph_ready:
+            return {"input_shape": self._stack[0].batch_shape}
+        return None
+
+    def build_from_config(self, config):
+        if config and config.get("input_shape") is not None and self.layers:
+            self.build(tuple(config["input_shape"]))

@@ -49,7 +49,12 @@ def _weights_size(weights):
 
 def is_sequential_like(model) -> bool:
     """Whether every depth has one node with one input and no layer is
-    called twice (then ``Connected to`` adds nothing)."""
+    called twice (then ``Connected to`` adds nothing).
+
+    >>> from kerasmini import Sequential, layers
+    >>> is_sequential_like(Sequential([layers.Dense(1)]))
+    True
+    """
     if type(model).__name__ == "Sequential" or not hasattr(model, "_nodes_by_depth"):
         return True
     nodes = []
@@ -74,6 +79,13 @@ def _relevant_nodes(model, layer):
 def _format_shape(model, layer):
     nodes = _relevant_nodes(model, layer) or layer._inbound_nodes
     shapes = {str(n.output_shapes) for n in nodes}
+    if not shapes and layer.built and layer._build_input_shape is not None:
+        # never called symbolically (a subclassed model's layers): infer the
+        # output shape from the shape it was built with, as Keras 3 does
+        try:
+            return str(layer.compute_output_shape(layer._build_input_shape))
+        except Exception:
+            return "?"
     if not shapes:
         return "?"
     if len(shapes) > 1:
@@ -126,8 +138,16 @@ def print_summary(model, line_length=None, positions=None, print_fn=None,
         positions: relative right edges of the columns.
         print_fn: called with each line (default ``print``).
         show_trainable: add a ``Trainable`` column.
+
+    >>> from kerasmini import Sequential, layers
+    >>> model = Sequential([layers.Dense(1, input_shape=(2,))])
+    >>> lines = []
+    >>> print_summary(model, print_fn=lines.append)
+    >>> lines[-3:]
+    [' Total params: 3 (12.00 B)', ' Trainable params: 3 (12.00 B)', ' Non-trainable params: 0 (0.00 B)']
     """
     print_fn = print_fn or print
+    line_length_given = line_length
     sequential_like = is_sequential_like(model)
     headers = ["Layer (type)", "Output Shape", "Param #"]
     if not sequential_like:
@@ -135,9 +155,10 @@ def print_summary(model, line_length=None, positions=None, print_fn=None,
     line_length = line_length or (88 if sequential_like else 108)
     positions = positions or ([0.45, 0.80, 1.0] if sequential_like
                               else [0.3, 0.56, 0.74, 1.0])
-    if show_trainable:
+    if show_trainable:  # Keras 3 widens the default table by 12 for it
         headers.append("Trainable")
         positions = [p * 0.9 for p in positions] + [1.0]
+        line_length = line_length + 12 if line_length_given is None else line_length
     edges = [int(line_length * p) for p in positions]
     widths = [b - a - 3 for a, b in zip([0] + edges[:-1], edges)]
     widths[0] -= 1  # the outer border takes one column
@@ -166,7 +187,12 @@ def print_summary(model, line_length=None, positions=None, print_fn=None,
             parts = []
             for col, (lines, w) in enumerate(zip(wrapped, widths)):
                 text = lines[i] if i < len(lines) else ""
-                parts.append(text.rjust(w) if col == 2 else text.ljust(w))
+                if col == 2:
+                    parts.append(text.rjust(w))
+                elif show_trainable and col == len(widths) - 1:
+                    parts.append(text.center(w))
+                else:
+                    parts.append(text.ljust(w))
             out.append(bar + bar.join(f" {p} " for p in parts) + bar)
         return out
 

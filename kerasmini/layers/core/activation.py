@@ -12,7 +12,12 @@ from kerasmini.engine.base_layer import Layer
 
 @keras_export("kerasmini.layers.Activation")
 class Activation(Layer):
-    """Applies ``activation`` (a name or a callable) element-wise."""
+    """Applies ``activation`` (a name or a callable) element-wise.
+
+    >>> import numpy as np
+    >>> Activation("relu")(np.array([[-1.0, 1.0]]))
+    array([[0., 1.]], dtype=float32)
+    """
 
     def __init__(self, activation, **kwargs):
         super().__init__(**kwargs)

@@ -33,6 +33,11 @@ class Dense(Layer):
             (``"glorot_uniform"`` and ``"zeros"``).
         kernel_regularizer, bias_regularizer: optional penalties.
         kernel_constraint, bias_constraint: optional constraints.
+
+    >>> import numpy as np
+    >>> layer = Dense(2, kernel_initializer="ones")
+    >>> layer(np.array([[1.0, 2.0, 3.0]]))
+    array([[6., 6.]], dtype=float32)
     """
 
     def __init__(self, units, activation=None, use_bias=True,
@@ -44,7 +49,7 @@ class Dense(Layer):
         if not isinstance(units, int) or isinstance(units, bool) or units <= 0:
             raise ValueError(
                 "Received an invalid value for `units`, expected a positive "
-                f"integer. Received: units={units}"
+                f"integer. Received: units={units!r} (of type {type(units).__name__})"
             )
         self.units = units
         self.activation = activations.get(activation)

@@ -26,6 +26,10 @@ class Dropout(Layer):
         noise_shape: optional shape of the mask (to drop whole channels).
         seed: unused here (kerasmini draws from its one seeded generator);
             kept for signature compatibility.
+
+    >>> import numpy as np
+    >>> Dropout(0.5)(np.ones((1, 2)), training=False)
+    array([[1., 1.]], dtype=float32)
     """
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):

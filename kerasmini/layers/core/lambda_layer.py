@@ -22,6 +22,10 @@ class Lambda(Layer):
         function: a callable of the inputs.
         output_shape: optional output shape (else found by a dry run).
         arguments: extra keyword arguments for ``function``.
+
+    >>> from kerasmini.backend import ops
+    >>> Lambda(lambda x, k: ops.add(x, k), arguments={"k": 1.0})([[1.0, 2.0]])
+    array([[2., 3.]], dtype=float32)
     """
 
     def __init__(self, function, output_shape=None, mask=None, arguments=None,
@@ -64,3 +68,38 @@ class Lambda(Layer):
             "arguments": self.arguments,
         })
         return config
+
+    @classmethod
+    def from_config(cls, config, safe_mode=None):
+        """Recreate the layer. A Python lambda in the config is code from the
+        file, so it is refused unless safe mode is off (``safe_mode=False``
+        here, or in the enclosing ``load_model``)."""
+        from kerasmini.saving.serialization import (
+            deserialize_keras_object,
+            func_load,
+            in_safe_mode,
+        )
+
+        if safe_mode is None:
+            safe_mode = in_safe_mode() is not False
+        config = dict(config)
+        for key in ("function", "output_shape"):
+            value = config.get(key)
+            if isinstance(value, dict) and value.get("class_name") == "__lambda__":
+                if safe_mode:
+                    raise ValueError(LAMBDA_MESSAGE)
+                inner = value["config"]
+                config[key] = func_load(inner["code"], inner.get("defaults"),
+                                        inner.get("closure"))
+            elif isinstance(value, dict):
+                config[key] = deserialize_keras_object(value, safe_mode=safe_mode)
+        return super().from_config(config)
+
+
+LAMBDA_MESSAGE = (
+    "Requested the deserialization of a `Lambda` layer whose `function` is a Python "
+    "lambda. This carries a potential risk of arbitrary code execution and thus it "
+    "is disallowed by default. If you trust the source of the artifact, you can "
+    "override this error by passing `safe_mode=False` to the loading function, or "
+    "calling `keras.config.enable_unsafe_deserialization()."
+)

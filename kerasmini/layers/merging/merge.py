@@ -32,7 +32,12 @@ def _check_list(layer, shapes, at_least=2):
 
 @keras_export("kerasmini.layers.Add")
 class Add(Layer):
-    """Element-wise sum of a list of tensors of the same shape."""
+    """Element-wise sum of a list of tensors of the same shape.
+
+    >>> import numpy as np
+    >>> Add()([np.ones((1, 2)), np.full((1, 2), 2.0)])
+    array([[3., 3.]], dtype=float32)
+    """
 
     def build(self, input_shape):
         _check_list(self, input_shape)
@@ -58,7 +63,12 @@ class Add(Layer):
 
 @keras_export("kerasmini.layers.Concatenate")
 class Concatenate(Layer):
-    """Joins a list of tensors along ``axis`` (default: the last)."""
+    """Joins a list of tensors along ``axis`` (default: the last).
+
+    >>> import numpy as np
+    >>> Concatenate(axis=-1)([np.ones((1, 2)), np.zeros((1, 3))])
+    array([[1., 1., 0., 0., 0.]], dtype=float32)
+    """
 
     def __init__(self, axis=-1, **kwargs):
         super().__init__(**kwargs)
@@ -73,6 +83,11 @@ class Concatenate(Layer):
                 f"for the concatenation axis. Received: input_shape={input_shape}"
             )
         rank = ranks.pop()
+        if not isinstance(self.axis, int) or not -rank <= self.axis < rank:
+            raise ValueError(
+                f"Layer '{self.name}': `axis` must be an integer in [-{rank}, "
+                f"{rank}) for inputs of rank {rank}. Received: axis={self.axis!r}"
+            )
         axis = self.axis % rank
         for shape in input_shape[1:]:
             for i, (a, b) in enumerate(zip(input_shape[0], shape)):

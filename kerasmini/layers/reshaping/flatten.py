@@ -15,7 +15,12 @@ from kerasmini.engine.input_spec import InputSpec
 
 @keras_export("kerasmini.layers.Flatten")
 class Flatten(Layer):
-    """Flattens every axis but the first (batch) one."""
+    """Flattens every axis but the first (batch) one.
+
+    >>> import numpy as np
+    >>> Flatten()(np.zeros((2, 3, 4))).shape
+    (2, 12)
+    """
 
     def __init__(self, data_format=None, **kwargs):
         super().__init__(**kwargs)

@@ -14,13 +14,26 @@ from kerasmini.engine.base_layer import Layer
 
 @keras_export("kerasmini.layers.Reshape")
 class Reshape(Layer):
-    """Reshapes each sample to ``target_shape`` (batch axis kept)."""
+    """Reshapes each sample to ``target_shape`` (batch axis kept).
+
+    >>> import numpy as np
+    >>> Reshape((2, -1))(np.zeros((5, 6))).shape
+    (5, 2, 3)
+    """
 
     def __init__(self, target_shape, **kwargs):
         super().__init__(**kwargs)
+        if isinstance(target_shape, int):
+            target_shape = (target_shape,)
+        if not isinstance(target_shape, (list, tuple)):
+            raise ValueError(
+                "The `target_shape` of `Reshape` must be a tuple of integers. "
+                f"Received: target_shape={target_shape!r}"
+            )
         target_shape = tuple(target_shape)
         if sum(d == -1 for d in target_shape) > 1 or any(
-                not isinstance(d, int) or (d < 1 and d != -1) for d in target_shape):
+                not isinstance(d, int) or isinstance(d, bool) or (d < 1 and d != -1)
+                for d in target_shape):
             raise ValueError(
                 "The `target_shape` of `Reshape` must contain positive integers and "
                 f"at most one -1. Received: target_shape={target_shape}"
