@@ -8,5 +8,6 @@
 from kerasmini.engine.functional import Functional
 from kerasmini.engine.sequential import Sequential
 from kerasmini.engine.training import Model
+from kerasmini.saving.saving_api import load_model, save_model
 
-__all__ = ["Functional", "Model", "Sequential"]
+__all__ = ["Functional", "Model", "Sequential", "load_model", "save_model"]

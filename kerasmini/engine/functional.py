@@ -42,6 +42,14 @@ def map_graph(inputs, outputs):
     Raises:
         ValueError: for a cycle, a graph that cannot be computed from the
             inputs ("Graph disconnected"), or duplicate layer names.
+
+    >>> from kerasmini.engine.input_layer import Input
+    >>> from kerasmini.layers import Dense
+    >>> x = Input(shape=(2,), name="x")
+    >>> y = Dense(1, name="y")(x)
+    >>> nodes, by_depth, layers, _ = map_graph([x], [y])
+    >>> [layer.name for layer in layers], sorted(by_depth)
+    (['x', 'y'], [0, 1])
     """
     input_ids = {id(x) for x in inputs}
     finished, in_progress = set(), set()
@@ -136,6 +144,13 @@ class Functional(Model):
             and dicts are kept in the output).
         name: default ``functional``, ``functional_1``...
         trainable: whether the weights are trainable.
+
+    >>> from kerasmini.engine.input_layer import Input
+    >>> from kerasmini.layers import Dense
+    >>> x = Input(shape=(3,))
+    >>> model = Functional(x, Dense(2)(x))
+    >>> model([[1.0, 2.0, 3.0]]).shape
+    (1, 2)
     """
 
     def __init__(self, inputs, outputs, name=None, trainable=True, **kwargs):
@@ -274,5 +289,210 @@ class Functional(Model):
     def compute_output_spec(self, inputs, training=None, **kwargs):
         return super().compute_output_spec(inputs, training=training, **kwargs)
 
+    # ---------------------------------------------------------- serialization
+    def get_config(self):
+        """Keras 3's graph config: every layer's config with its
+        ``inbound_nodes`` (the calls, inputs as ``__keras_tensor__``
+        placeholders naming ``[layer, node, tensor]``), plus
+        ``input_layers``/``output_layers``.
+
+        >>> from kerasmini.backend import clear_session
+        >>> from kerasmini.engine.input_layer import Input
+        >>> from kerasmini.layers import Dense
+        >>> clear_session()
+        >>> x = Input(shape=(4,))
+        >>> config = Functional(x, Dense(2)(x)).get_config()
+        >>> [entry["name"] for entry in config["layers"]], config["output_layers"]
+        (['input_layer', 'dense'], ['dense', 0, 0])
+        """
+        if not _functional_like_constructor(type(self)):
+            return Model.get_config(self)
+        own = self._network_nodes
+        layer_configs = []
+        for layer in self.layers:
+            entry = _serialize(layer)
+            entry["name"] = layer.name
+            entry["inbound_nodes"] = [
+                _serialize_node(node, own) for node in layer._inbound_nodes
+                if node in own and not node.is_input
+            ]
+            layer_configs.append(entry)
+
+        def endpoint(tensor):  # [layer name, kept-node index, tensor index]
+            layer, node_index, tensor_index = tensor._keras_history
+            kept = _kept_index(layer, node_index, own)
+            return [layer.name, kept + _own_node_offset(layer), tensor_index]
+
+        return {
+            "name": self.name,
+            "trainable": self.trainable,
+            "layers": layer_configs,
+            "input_layers": _map_endpoints(endpoint, self._inputs_struct),
+            "output_layers": _map_endpoints(endpoint, self._outputs_struct),
+        }
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """Rebuild the graph from :meth:`get_config`: create every layer, then
+        replay the recorded calls, retrying a call until its inputs exist."""
+        if not all(k in config for k in ("layers", "input_layers", "output_layers")):
+            return cls(**config)
+        return functional_from_config(cls, config, custom_objects)
+
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
+
+
+# ------------------------------------------------------------ graph config
+def _serialize(obj):
+    from kerasmini.saving.serialization import serialize_keras_object
+
+    return serialize_keras_object(obj)
+
+
+def _own_node_offset(layer):
+    """Keras 3 gives a Functional model a node of its own (its inputs to its
+    outputs) before any call, so config indices for such a layer are one
+    higher than kerasmini's (Sequential is no Functional in Keras 3)."""
+    from kerasmini.engine.sequential import Sequential
+
+    return int(isinstance(layer, Functional) and not isinstance(layer, Sequential))
+
+
+def _kept_index(layer, node_index, own):
+    """``node_index`` counting only the nodes that belong to the model."""
+    return sum(1 for node in layer._inbound_nodes[:node_index] if node in own)
+
+
+def _serialize_node(node, own):
+    def placeholder(x):
+        if not is_keras_tensor(x):
+            return _serialize(x)
+        layer, node_index, tensor_index = x._keras_history
+        return {"class_name": "__keras_tensor__",
+                "config": {"shape": x.shape, "dtype": x.dtype,
+                           "keras_history": [layer.name,
+                                             _kept_index(layer, node_index, own),
+                                             tensor_index]}}
+
+    return {"args": _map_leaves(placeholder, list(node.call_args)),
+            "kwargs": _map_leaves(placeholder, dict(node.call_kwargs))}
+
+
+def _map_leaves(fn, structure):
+    if isinstance(structure, (list, tuple)):
+        return [_map_leaves(fn, item) for item in structure]
+    if isinstance(structure, dict):
+        return {key: _map_leaves(fn, value) for key, value in structure.items()}
+    return fn(structure)
+
+
+def _map_endpoints(fn, structure):
+    if is_keras_tensor(structure):
+        return fn(structure)
+    if isinstance(structure, dict):
+        return {key: _map_endpoints(fn, value) for key, value in structure.items()}
+    return [_map_endpoints(fn, item) for item in structure]
+
+
+def _functional_like_constructor(cls):
+    import inspect
+
+    if cls is Functional:
+        return True
+    params = list(inspect.signature(cls.__init__).parameters)
+    return params == list(inspect.signature(Functional.__init__).parameters)
+
+
+def functional_from_config(cls, config, custom_objects=None):
+    """Create the layers of a graph config and replay their calls.
+
+    A call is replayed once every tensor it reads exists; a layer shared at
+    several depths may have to wait, so the loop retries until no call is
+    left (or none can make progress: a broken config).
+
+    >>> from kerasmini.engine.input_layer import Input
+    >>> from kerasmini.layers import Dense
+    >>> x = Input(shape=(3,))
+    >>> model = Functional(x, Dense(2)(Dense(4)(x)))
+    >>> copy = functional_from_config(Functional, model.get_config())
+    >>> [layer.name for layer in copy.layers] == [layer.name for layer in model.layers]
+    True
+    """
+    from kerasmini.engine.base_layer import Layer
+    from kerasmini.saving.serialization import deserialize_keras_object
+
+    created, pending = {}, {}
+    for entry in config["layers"]:
+        layer = deserialize_keras_object(entry, custom_objects=custom_objects)
+        if not isinstance(layer, Layer):
+            raise ValueError(
+                "Unexpected object from deserialization, expected a layer. "
+                f"Received: {type(layer)} for '{entry.get('name')}'"
+            )
+        created[entry["name"]] = layer
+        pending[entry["name"]] = list(entry.get("inbound_nodes", []))
+
+    def tensor_at(name, node_index, tensor_index):
+        if name not in created:
+            raise ValueError(f"Invalid Functional model configuration: unknown "
+                             f"layer '{name}' in a node.")
+        nodes = created[name]._inbound_nodes
+        if not 0 <= node_index < len(nodes):
+            raise IndexError(node_index)  # not created yet: retry later
+        return nodes[node_index].outputs[tensor_index]
+
+    def revive(x):
+        history = getattr(x, "_pre_serialization_keras_history", None)
+        return tensor_at(*history) if history else x
+
+    while any(pending.values()):
+        progress = False
+        for entry in config["layers"]:
+            name = entry["name"]
+            while pending[name]:
+                node_data = pending[name][0]
+                try:
+                    args = deserialize_keras_object(node_data["args"])
+                    kwargs = deserialize_keras_object(node_data["kwargs"])
+                    args = _map_leaves(revive, args)
+                    kwargs = _drop_unknown_none_kwargs(created[name],
+                                                       _map_leaves(revive, kwargs))
+                except IndexError:
+                    break
+                created[name](*args, **kwargs)
+                pending[name].pop(0)
+                progress = True
+        if not progress:
+            raise ValueError(
+                "Invalid Functional model configuration. The graph either has "
+                "loops or disconnected nodes. The following nodes failed to be "
+                f"resolved: { {k: v for k, v in pending.items() if v} }"
+            )
+
+    def endpoint(spec):
+        name, node_index, tensor_index = spec
+        offset = _own_node_offset(created.get(name))
+        return tensor_at(name, node_index - offset, tensor_index)
+
+    def endpoints(spec):
+        if isinstance(spec, list) and len(spec) == 3 and isinstance(spec[0], str):
+            return endpoint(spec)
+        if isinstance(spec, dict):
+            return {key: endpoints(value) for key, value in spec.items()}
+        return [endpoints(item) for item in spec]
+
+    rest = {k: v for k, v in config.items()
+            if k not in ("layers", "input_layers", "output_layers")}
+    if cls is Model:
+        cls = Functional
+    return cls(endpoints(config["input_layers"]), endpoints(config["output_layers"]),
+               **rest)
+
+
+def _drop_unknown_none_kwargs(layer, kwargs):
+    """Keras records ``mask=None`` for nested models; kerasmini has no masks."""
+    import inspect
+
+    params = inspect.signature(layer.call).parameters
+    return {k: v for k, v in kwargs.items() if v is not None or k in params}

@@ -1,0 +1,234 @@
+"""Real Keras 3 reads kerasmini's ``.keras`` files, and kerasmini reads Keras's.
+
+The Keras side runs in a subprocess: the interpreter named by the environment
+variable ``KERASMINI_REAL_KERAS_PYTHON`` (e.g. a venv with ``keras==3.15.1``
+and ``torch``, run with ``KERAS_BACKEND=torch``), else this interpreter if it
+can import ``keras``. Without either, every test here is skipped.
+"""
+
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import textwrap
+
+import numpy as np
+import pytest
+
+import kerasmini as keras
+import kerasmini.optimizers
+from kerasmini import layers
+from kerasmini.saving import load_model
+
+KERAS_PYTHON = os.environ.get("KERASMINI_REAL_KERAS_PYTHON")
+if KERAS_PYTHON is None and importlib.util.find_spec("keras") is not None:
+    KERAS_PYTHON = sys.executable
+pytestmark = pytest.mark.skipif(
+    KERAS_PYTHON is None,
+    reason="real Keras is not importable and KERASMINI_REAL_KERAS_PYTHON is unset")
+
+# The Keras side: `load <in.keras> <x.npz> <out.npz>` predicts with a file
+# kerasmini wrote; `make <kind> <out.keras> <x.npz> <out.npz>` writes one.
+KERAS_SIDE = textwrap.dedent('''
+    import sys
+    import numpy as np
+    import keras
+    from keras import layers
+
+    def leaves(model):
+        for layer in model.layers:
+            if hasattr(layer, "layers"):
+                yield from leaves(layer)
+            else:
+                yield layer
+
+    def dump(model, x, out):
+        arrays = {}
+        y = model.predict(list(x.values()) if len(x) > 1 else x["x0"], verbose=0)
+        for i, value in enumerate(y if isinstance(y, list) else [y]):
+            arrays[f"y{i}"] = value
+        for layer in leaves(model):
+            for i, w in enumerate(layer.get_weights()):
+                arrays[f"w:{layer.name}/{i}"] = w
+        if getattr(model, "optimizer", None) is not None and model.optimizer.built:
+            for i, v in enumerate(model.optimizer.variables):
+                arrays[f"opt/{i}"] = np.asarray(v.numpy())
+        np.savez(out, **arrays)
+
+    def make(kind):
+        keras.utils.set_random_seed(0)
+        if kind == "sequential":
+            return keras.Sequential([
+                keras.Input((2, 3)), layers.Flatten(),
+                layers.Dense(8, activation="relu"), layers.Dropout(0.3), layers.Dense(3), layers.Activation("softmax")])
+        if kind == "conv":
+            return keras.Sequential([
+                keras.Input((8, 8, 2)), layers.Conv2D(4, 3, padding="same", activation="relu"),
+                layers.BatchNormalization(), layers.MaxPooling2D(2),
+                layers.Conv2D(3, 2, strides=2), layers.AveragePooling2D(1),
+                layers.GlobalAveragePooling2D(), layers.Dense(2)])
+        if kind == "embedding":
+            return keras.Sequential([keras.Input((5,), dtype="int32"),
+                                     layers.Embedding(10, 3), layers.Flatten(),
+                                     layers.Dense(2)])
+        a, b = keras.Input((4,), name="a"), keras.Input((3,), name="b")
+        shared = layers.Dense(4, name="shared")
+        h = layers.Concatenate()([shared(a), layers.Dense(4, activation="tanh")(b)])
+        h = layers.Add()([h, layers.Activation("relu")(h)])
+        out2 = layers.Flatten()(layers.Reshape((2, 4))(h))
+        if kind == "functional":
+            return keras.Model([a, b], [layers.Dense(1, name="o1")(h), out2])
+        inner = keras.Sequential([keras.Input((8,)), layers.Dense(5)], name="inner")
+        return keras.Model([a, b], inner(h))
+
+    mode = sys.argv[1]
+    if mode == "load":
+        model = keras.saving.load_model(sys.argv[2])
+        dump(model, dict(np.load(sys.argv[3])), sys.argv[4])
+    else:
+        model = make(sys.argv[2])
+        x = dict(np.load(sys.argv[4]))
+        if sys.argv[2] == "conv":  # non-trivial moving statistics
+            bn = model.layers[1]
+            bn.moving_mean.assign(np.linspace(-1, 1, 4).astype("float32"))
+            bn.moving_variance.assign(np.linspace(0.5, 2, 4).astype("float32"))
+        if sys.argv[2] == "compiled":
+            model.compile(optimizer=keras.optimizers.Adam(0.01), loss="mse")
+            y = np.linspace(0, 1, len(x["x0"]) * 5, dtype="float32").reshape(-1, 5)
+            model.fit([x["x0"], x["x1"]], y, epochs=2, batch_size=4, verbose=0)
+        model.save(sys.argv[3])
+        dump(model, x, sys.argv[5])
+''')
+
+
+KINDS = ["sequential", "functional", "nested", "conv", "embedding"]
+
+
+def run_keras(*args):
+    env = dict(os.environ)
+    if os.environ.get("KERASMINI_REAL_KERAS_PYTHON"):
+        env.setdefault("KERAS_BACKEND", "torch")
+    result = subprocess.run([KERAS_PYTHON, "-c", KERAS_SIDE, *map(str, args)],
+                            capture_output=True, text=True, env=env, timeout=600)
+    assert result.returncode == 0, result.stderr[-3000:]
+
+
+def leaves(model):
+    for layer in model.layers:
+        if hasattr(layer, "layers"):
+            yield from leaves(layer)
+        else:
+            yield layer
+
+
+def make_kerasmini(kind):
+    if kind == "sequential":
+        return keras.Sequential([
+            layers.Input((2, 3)), layers.Flatten(), layers.Dense(8, activation="relu"),
+            layers.Dropout(0.3), layers.Dense(3), layers.Activation("softmax")])
+    if kind == "conv":
+        model = keras.Sequential([
+            layers.Input((8, 8, 2)), layers.Conv2D(4, 3, padding="same", activation="relu"),
+            layers.BatchNormalization(), layers.MaxPooling2D(2),
+            layers.Conv2D(3, 2, strides=2), layers.AveragePooling2D(1),
+            layers.GlobalAveragePooling2D(), layers.Dense(2)])
+        bn = model.layers[1]
+        bn.moving_mean.assign(np.linspace(-1, 1, 4).astype("float32"))
+        bn.moving_variance.assign(np.linspace(0.5, 2, 4).astype("float32"))
+        return model
+    if kind == "embedding":
+        return keras.Sequential([layers.Input((5,), dtype="int32"),
+                                 layers.Embedding(10, 3), layers.Flatten(),
+                                 layers.Dense(2)])
+    a, b = layers.Input((4,), name="a"), layers.Input((3,), name="b")
+    shared = layers.Dense(4, name="shared")
+    h = layers.Concatenate()([shared(a), layers.Dense(4, activation="tanh")(b)])
+    h = layers.Add()([h, layers.Activation("relu")(h)])
+    out2 = layers.Flatten()(layers.Reshape((2, 4))(h))
+    if kind == "functional":
+        return keras.Model([a, b], [layers.Dense(1, name="o1")(h), out2])
+    inner = keras.Sequential([layers.Input((8,)), layers.Dense(5)], name="inner")
+    return keras.Model([a, b], inner(h))
+
+
+def inputs_for(kind):
+    rng = np.random.default_rng(1)
+    if kind == "sequential":
+        return {"x0": rng.normal(size=(6, 2, 3)).astype("float32")}
+    if kind == "conv":
+        return {"x0": rng.normal(size=(3, 8, 8, 2)).astype("float32")}
+    if kind == "embedding":
+        return {"x0": rng.integers(0, 10, size=(4, 5)).astype("int32")}
+    return {"x0": rng.normal(size=(8, 4)).astype("float32"),
+            "x1": rng.normal(size=(8, 3)).astype("float32")}
+
+
+def predict(model, x):
+    y = model.predict(list(x.values()) if len(x) > 1 else x["x0"], verbose=0)
+    return y if isinstance(y, list) else [y]
+
+
+def save_inputs(tmp_path, x):
+    np.savez(tmp_path / "x.npz", **x)
+    return tmp_path / "x.npz"
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_keras_loads_kerasmini_file_with_same_weights_and_predictions(tmp_path, kind):
+    model = make_kerasmini(kind)
+    x = inputs_for(kind)
+    model.save(tmp_path / "m.keras")
+    run_keras("load", tmp_path / "m.keras", save_inputs(tmp_path, x), tmp_path / "out.npz")
+    out = np.load(tmp_path / "out.npz")
+    for layer in leaves(model):
+        for i, w in enumerate(layer.get_weights()):
+            assert np.array_equal(out[f"w:{layer.name}/{i}"], w), layer.name
+    for i, y in enumerate(predict(model, x)):
+        np.testing.assert_allclose(out[f"y{i}"], y, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_kerasmini_loads_keras_file_with_same_weights_and_predictions(tmp_path, kind):
+    x = inputs_for(kind)
+    run_keras("make", kind, tmp_path / "k.keras", save_inputs(tmp_path, x),
+              tmp_path / "out.npz")
+    out = np.load(tmp_path / "out.npz")
+    model = load_model(tmp_path / "k.keras")
+    names = {key.split(":")[1].rsplit("/", 1)[0] for key in out.files if ":" in key}
+    assert names == {layer.name for layer in leaves(model) if layer.weights}
+    for layer in leaves(model):
+        for i, w in enumerate(layer.get_weights()):
+            assert np.array_equal(out[f"w:{layer.name}/{i}"], w), layer.name
+    for i, y in enumerate(predict(model, x)):
+        np.testing.assert_allclose(y, out[f"y{i}"], rtol=1e-5, atol=1e-6)
+
+
+def test_kerasmini_loads_keras_optimizer_state(tmp_path):
+    x = inputs_for("nested")
+    run_keras("make", "compiled", tmp_path / "k.keras", save_inputs(tmp_path, x),
+              tmp_path / "out.npz")
+    out = np.load(tmp_path / "out.npz")
+    model = load_model(tmp_path / "k.keras")
+    assert type(model.optimizer).__name__ == "Adam"
+    assert int(model.optimizer.iterations.numpy()) == 4  # 2 epochs x 2 batches
+    saved = [out[f"opt/{i}"] for i in range(len(model.optimizer.variables))]
+    assert len([k for k in out.files if k.startswith("opt/")]) == len(saved)
+    for mine, theirs in zip(model.optimizer.variables, saved):
+        assert np.array_equal(mine.numpy(), theirs.astype(mine.dtype))
+
+
+def test_keras_loads_kerasmini_optimizer_state(tmp_path):
+    model = make_kerasmini("nested")
+    model.compile(optimizer=keras.optimizers.Adam(0.01), loss="mse")
+    x = inputs_for("nested")
+    y = np.linspace(0, 1, 40, dtype="float32").reshape(-1, 5)
+    model.fit([x["x0"], x["x1"]], y, epochs=2, batch_size=4, shuffle=False, verbose=0)
+    model.save(tmp_path / "m.keras")
+    run_keras("load", tmp_path / "m.keras", save_inputs(tmp_path, x), tmp_path / "out.npz")
+    out = np.load(tmp_path / "out.npz")
+    variables = model.optimizer.variables
+    assert len([k for k in out.files if k.startswith("opt/")]) == len(variables)
+    for i, variable in enumerate(variables):
+        assert np.array_equal(out[f"opt/{i}"].astype(variable.dtype), variable.numpy())
+    assert json.loads(json.dumps(model.get_compile_config()))["loss"] == "mse"
