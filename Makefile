@@ -2,6 +2,8 @@
 #   make test       pytest: unit tests, doctests and every chapter notebook (nbval)
 #   make book       the website in _build/html (warnings are errors)
 #   make benchmark  time kerasmini's fit on the 8x8 digits
+#   make student    student notebooks (solutions replaced by stubs) in _build/student
+#   make interop    .keras files: real Keras 3.15.1 loads kerasmini's and the other way
 #   make clean      remove _build
 
 PYTHON ?= python3
@@ -12,7 +14,7 @@ STAMP  := $(VENV)/.installed
 # Root needs no sudo; everyone else uses it when it exists.
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
 
-.PHONY: venv graphviz test book benchmark clean
+.PHONY: venv graphviz test book benchmark student interop clean
 
 venv: $(STAMP)
 
@@ -68,6 +70,21 @@ book: venv graphviz
 
 benchmark: venv
 	$(VPY) -m benchmarks.fit_digits
+
+student: venv
+	$(VPY) tools/classroom.py chapters/*.ipynb --out _build/student
+
+# Real Keras (with PyTorch's CPU build as its backend) lives in a venv of its own:
+# kerasmini never imports it; the interop tests run it in a subprocess.
+KERAS_VENV := .venv-keras
+$(KERAS_VENV)/.installed:
+	$(PYTHON) -m venv $(KERAS_VENV)
+	$(KERAS_VENV)/bin/python -m pip install "keras==3.15.1" "torch==2.13.0" h5py
+	touch $@
+
+interop: venv $(KERAS_VENV)/.installed
+	KERASMINI_REAL_KERAS_PYTHON=$(abspath $(KERAS_VENV))/bin/python KERAS_BACKEND=torch \
+	  $(VPY) -m pytest tests/test_saving_keras_interop.py -q
 
 clean:
 	rm -rf _build
