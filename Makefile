@@ -2,6 +2,7 @@
 #   make test       pytest: unit tests, doctests and every chapter notebook (nbval)
 #   make book       the website in _build/html (warnings are errors)
 #   make benchmark  time kerasmini's fit on the 8x8 digits
+#   make notebooks  re-run every chapter and store its outputs (after changing kerasmini)
 #   make student    student notebooks (solutions replaced by stubs) in _build/student
 #   make interop    .keras files: real Keras 3.15.1 loads kerasmini's and the other way
 #   make clean      remove _build
@@ -14,7 +15,7 @@ STAMP  := $(VENV)/.installed
 # Root needs no sudo; everyone else uses it when it exists.
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
 
-.PHONY: venv graphviz test book benchmark student interop clean
+.PHONY: venv graphviz test book benchmark notebooks student interop clean
 
 venv: $(STAMP)
 
@@ -70,6 +71,11 @@ book: venv graphviz
 
 benchmark: venv
 	$(VPY) -m benchmarks.fit_digits
+
+# The chapters show kerasmini's own source and line numbers: after editing the
+# library, re-run them so their stored outputs (which nbval compares) are current.
+notebooks: venv graphviz
+	$(VENV)/bin/jupyter nbconvert --to notebook --execute --inplace chapters/*.ipynb
 
 student: venv
 	$(VPY) tools/classroom.py chapters/*.ipynb --out _build/student

@@ -113,3 +113,117 @@ def test_requirements_pin_jupyter_book_below_2():
     (book,) = [req for req in reqs if req.name.lower() == "jupyter-book"]
     assert book.specifier.contains("1.0.4"), str(book)
     assert not book.specifier.contains("2.0.0"), str(book)
+
+
+# --------------------------------------------------------------------------
+# Chapter conventions (see the notebook section of the style guide).
+
+KERAS_URL = re.compile(r"https://github\.com/keras-team/keras/blob/[^\s\"'<>)\]`]+")
+ABSOLUTE_PATH = re.compile(r"(?<![\w.])/(work|home|root|Users|tmp/ipykernel)/")
+EXERCISE = re.compile(r"^(`{3,}|:{3,})\{exercise\}.*\n:label:\s*(\S+)", re.MULTILINE)
+SOLUTION_START = re.compile(r"^(`{3,}|:{3,})\{solution-start\}\s+(\S+)", re.MULTILINE)
+SOLUTION_END = re.compile(r"^(`{3,}|:{3,})\{solution-end\}", re.MULTILINE)
+BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
+
+
+def chapter_notebooks():
+    """The numbered chapters (00_getting_started is a setup check, not a chapter)."""
+    return [nb for nb in notebooks() if nb.name[:2].isdigit() and nb.name[:2] != "00"]
+
+
+def load(path):
+    return json.loads(path.read_text(encoding="utf-8"))
+
+
+def source(cell):
+    text = cell["source"]
+    return "".join(text) if isinstance(text, list) else text
+
+
+def tags(cell):
+    return set(cell.get("metadata", {}).get("tags", []))
+
+
+def test_keras_links_in_notebooks_come_from_the_table():
+    from kerasmini.utils.keras_sources import KERAS_SOURCES
+
+    allowed = {ref.url for entry in KERAS_SOURCES.values()
+               for ref in (entry.keras2, entry.keras3) if ref is not None}
+    for path in notebooks():
+        for index, cell in enumerate(load(path)["cells"]):
+            texts = [source(cell)] + [output_text(o) for o in cell.get("outputs", [])]
+            for text in texts:
+                for url in KERAS_URL.findall(text):
+                    assert url in allowed, (
+                        f"{path.name}: cell {index} links {url}, which is not in "
+                        "kerasmini/utils/keras_sources.py; link through "
+                        "keras_source(...)/show_source/keras_links instead"
+                    )
+
+
+def test_chapters_have_three_checked_exercises_with_folded_solutions():
+    for path in chapter_notebooks():
+        cells = load(path)["cells"]
+        starts = [i for i, c in enumerate(cells)
+                  if c["cell_type"] == "markdown" and EXERCISE.search(source(c))]
+        assert len(starts) >= 3, f"{path.name}: {len(starts)} exercises, need 3"
+        for n, start in enumerate(starts):
+            label = EXERCISE.search(source(cells[start])).group(2)
+            stop = starts[n + 1] if n + 1 < len(starts) else len(cells)
+            block = cells[start + 1:stop]
+            where = f"{path.name}: exercise {label}"
+            kinds = []
+            for cell in block:
+                text = source(cell)
+                if cell["cell_type"] == "code" and "check" in tags(cell):
+                    kinds.append("check")
+                elif cell["cell_type"] == "code" and "solution" in tags(cell):
+                    kinds.append("solution")
+                    assert BEGIN in text and END in text, (
+                        f"{where}: the solution cell needs {BEGIN!r} / {END!r}")
+                    head, rest = text.split(BEGIN, 1)
+                    _, tail = rest.split(END, 1)
+                    indent = head.rsplit("\n", 1)[-1]
+                    student = head + "raise NotImplementedError()" + tail
+                    assert not indent.strip(), f"{where}: put {BEGIN!r} on its own line"
+                    compile(student, f"{path.name}:{label}", "exec")
+                elif cell["cell_type"] == "markdown":
+                    match = SOLUTION_START.search(text)
+                    if match:
+                        assert match.group(2) == label, (
+                            f"{where}: solution-start names {match.group(2)!r}")
+                        assert ":class: dropdown" in text, (
+                            f"{where}: the solution should fold (:class: dropdown)")
+                        kinds.append("start")
+                    elif SOLUTION_END.search(text):
+                        kinds.append("end")
+            assert kinds[:4] == ["check", "start", "solution", "end"], (
+                f"{where}: expected a check cell, solution-start, a solution cell "
+                f"and solution-end in that order, found {kinds}")
+
+
+def test_error_outputs_and_raises_exception_tags_agree():
+    for path in notebooks():
+        for index, cell in enumerate(load(path)["cells"]):
+            if cell["cell_type"] != "code":
+                continue
+            has_error = any(o["output_type"] == "error" for o in cell.get("outputs", []))
+            tagged = "raises-exception" in tags(cell)
+            assert has_error == tagged, (
+                f"{path.name}: cell {index} "
+                + ("shows an error but lacks the `raises-exception` tag" if has_error
+                   else "is tagged `raises-exception` but raises nothing")
+            )
+
+
+def test_outputs_have_no_absolute_paths():
+    for path in notebooks():
+        for index, cell in enumerate(load(path)["cells"]):
+            for output in cell.get("outputs", []):
+                text = output_text(output)
+                match = ABSOLUTE_PATH.search(text)
+                assert match is None, (
+                    f"{path.name}: cell {index} prints an absolute path "
+                    f"{text[max(0, match.start() - 20):match.end() + 30]!r}; show "
+                    "paths relative to the repository"
+                )

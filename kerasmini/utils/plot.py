@@ -1,0 +1,517 @@
+"""Graphviz drawings of live objects: models, Node graphs, class chains.
+
+* :func:`plot_model` draws a model's layers and their connections, as
+  ``keras.utils.plot_model`` does (Keras 3 ``keras/src/utils/
+  model_visualization.py``): one box per layer with its name and class, and,
+  on request, input/output shapes, dtype, activation and trainability.
+* :func:`plot_nodes` draws what ``Functional`` actually walks: layers, the
+  :class:`~kerasmini.engine.node.Node` of each call (``node_index``) and the
+  KerasTensors each node produced (``tensor_index``).
+* :func:`plot_classes` draws a class's MRO, each box listing the public
+  methods and properties that class defines itself.
+
+Each returns a ``graphviz.Digraph`` (it renders as SVG in a notebook) whose
+plain-text ``repr`` is a short, deterministic description of the drawing.
+Node ids come from positions and names, never from ``id()``, so the same
+objects always give the same DOT source. The colours are mid-tone fills with
+dark text on a transparent background: readable on light and dark pages.
+
+The ``graphviz`` package is imported only when a drawing is made; it calls
+Graphviz's ``dot`` program, which is a system package.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import itertools
+import shutil
+
+# Colours: mid-tone fills, dark-grey text, grey lines (light and dark themes).
+TEXT = "#262626"
+LINE = "#8c8c8c"
+FILL_LAYER = "#9ecae1"
+FILL_INPUT = "#c7c7c7"
+FILL_MODEL = "#bcbddc"
+FILL_NODE = "#fdd0a2"
+FILL_TENSOR = "#c7e9c0"
+FILL_TRAINABLE = "#74c476"
+FILL_FROZEN = "#fb6a4a"
+FONT = "Helvetica"
+
+
+
+def _require_dot():
+    """Raise one clear ``OSError`` when Graphviz's ``dot`` is not installed."""
+    if shutil.which("dot") is None:
+        raise OSError(
+            "Graphviz's `dot` program was not found. Install it: apt-get install "
+            "graphviz (Debian/Ubuntu), brew install graphviz (macOS), conda "
+            "install graphviz, or see https://graphviz.org/download/"
+        )
+
+
+@functools.cache
+def _digraph_class():
+    """A ``graphviz.Digraph`` whose ``repr`` is a description, not an address."""
+    import graphviz
+
+    class Digraph(graphviz.Digraph):
+        """``graphviz.Digraph`` with a deterministic plain-text ``repr``."""
+
+        description: str = ""
+
+        def __repr__(self):
+            return self.description or f"<Digraph {self.name!r}>"
+
+    return Digraph
+
+
+def new_digraph(name: str, rankdir: str = "TB", dpi: int | None = None, **graph_attr):
+    """An empty Digraph in the book's style (transparent, grey lines).
+
+    Raises:
+        OSError: if Graphviz's ``dot`` program is missing.
+    """
+    _require_dot()
+    if rankdir not in ("TB", "LR", "BT", "RL"):
+        raise ValueError(
+            f"`rankdir` must be one of 'TB', 'LR', 'BT', 'RL'. Received: {rankdir!r}"
+        )
+    attrs = {"rankdir": rankdir, "bgcolor": "transparent", "fontname": FONT,
+             "fontcolor": TEXT, "nodesep": "0.3", "ranksep": "0.35"}
+    if dpi is not None:
+        attrs["dpi"] = str(dpi)
+    attrs.update({k: str(v) for k, v in graph_attr.items()})
+    dot = _digraph_class()(name=name, graph_attr=attrs)
+    dot.attr("node", fontname=FONT, fontcolor=TEXT, color=LINE, fontsize="11",
+             penwidth="1")
+    dot.attr("edge", color=LINE, fontcolor=TEXT, fontname=FONT, fontsize="10",
+             penwidth="1.4", arrowsize="0.7")
+    return dot
+
+
+def _esc(value) -> str:
+    return html.escape(str(value), quote=True)
+
+
+def _shape_text(structure) -> str:
+    from kerasmini.engine.keras_tensor import flatten
+
+    shapes = [tuple(x.shape) for x in flatten(structure)]
+    if not shapes:
+        return "?"
+    return ", ".join(str(s) for s in shapes) if len(shapes) > 1 else str(shapes[0])
+
+
+def _layer_shapes(layer):
+    """(input shape text, output shape text, output dtype) of the first call."""
+    try:
+        node = layer._inbound_nodes[0]
+    except (AttributeError, IndexError):
+        return "?", "?", "?"
+    inputs = _shape_text(node.keras_inputs) if node.keras_inputs else "?"
+    outputs = _shape_text(node.outputs)
+    dtypes = sorted({x.dtype for x in node.outputs}) or ["?"]
+    return inputs, outputs, ", ".join(dtypes)
+
+
+def _activation_name(layer):
+    activation = getattr(layer, "activation", None)
+    if activation is None:
+        return None
+    return getattr(activation, "__name__", None) or type(activation).__name__
+
+
+def _layer_label(layer, show_shapes, show_dtype, show_layer_names,
+                 show_layer_activations, show_trainable):
+    """An HTML-like Graphviz label: a small table, as Keras draws."""
+    from kerasmini.engine.input_layer import InputLayer
+    from kerasmini.engine.training import Model
+
+    cls = type(layer).__name__
+    if isinstance(layer, InputLayer):
+        fill = FILL_INPUT
+    elif isinstance(layer, Model):
+        fill = FILL_MODEL
+    else:
+        fill = FILL_LAYER
+    title = f"<b>{_esc(layer.name)}</b> ({_esc(cls)})" if show_layer_names \
+        else f"<b>{_esc(cls)}</b>"
+    cells = []
+    if show_shapes:
+        in_shape, out_shape, _ = _layer_shapes(layer)
+        if not isinstance(layer, InputLayer):
+            cells.append(f"Input shape: <b>{_esc(in_shape)}</b>")
+        cells.append(f"Output shape: <b>{_esc(out_shape)}</b>")
+    if show_dtype:
+        cells.append(f"Output dtype: <b>{_esc(_layer_shapes(layer)[2])}</b>")
+    trainable_cell = ""
+    if show_trainable and layer.weights:
+        if layer.trainable:
+            trainable_cell = (f'<td bgcolor="{FILL_TRAINABLE}"><b>Trainable</b></td>')
+        else:
+            trainable_cell = (f'<td bgcolor="{FILL_FROZEN}"><b>Non-trainable</b></td>')
+    span = max(1, len(cells) + (1 if trainable_cell else 0))
+    rows = [(f'<tr><td colspan="{span}" bgcolor="{fill}">'
+             f'<font point-size="12">{title}</font></td></tr>')]
+    activation = _activation_name(layer) if show_layer_activations else None
+    if activation is not None:
+        rows.append(f'<tr><td colspan="{span}" bgcolor="{fill}">'
+                    f"Activation: <b>{_esc(activation)}</b></td></tr>")
+    if cells or trainable_cell:
+        row = "".join(f'<td bgcolor="{fill}">{c}</td>' for c in cells)
+        rows.append(f"<tr>{row}{trainable_cell}</tr>")
+    return ('<<table border="0" cellborder="1" cellspacing="0" cellpadding="6" '
+            f'color="{LINE}">' + "".join(rows) + "</table>>")
+
+
+def _model_layers(model):
+    """The boxes of a model: what ``keras.utils.plot_model`` draws."""
+    from kerasmini.engine.functional import Functional
+    from kerasmini.engine.sequential import Sequential
+
+    if isinstance(model, Sequential):
+        return model.layers, "sequential"
+    if isinstance(model, Functional):
+        return model.layers, "functional"
+    return [model], "subclassed"
+
+
+def _add_model(dot, model, options, expand_nested, ids, prefix):
+    """Add ``model``'s boxes and arrows to ``dot``; return (boxes, arrows)."""
+    from kerasmini.engine.functional import Functional
+    from kerasmini.engine.sequential import Sequential
+
+    layers, kind = _model_layers(model)
+    boxes, arrows = [], []
+    for index, layer in enumerate(layers):
+        node_id = f"{prefix}{index}"
+        if expand_nested and isinstance(layer, Functional):
+            with dot.subgraph(name=f"cluster_{node_id}") as sub:
+                sub.attr(label=layer.name, style="dashed", color=LINE,
+                         fontcolor=TEXT, labeljust="l")
+                inner_boxes, inner_arrows = _add_model(
+                    sub, layer, options, True, ids, node_id + "_")
+            boxes += inner_boxes
+            arrows += inner_arrows
+            ids[id(layer)] = ("model", layer)
+        else:
+            dot.node(node_id, label=_layer_label(layer, **options), shape="plain")
+            ids[id(layer)] = node_id
+            boxes.append(layer.name)
+    if kind == "subclassed":
+        return boxes, arrows
+
+    def entry(layer, input_index=0):
+        """The box an arrow into ``layer`` should end at."""
+        target = ids.get(id(layer))
+        while isinstance(target, tuple):
+            inner = target[1]
+            if isinstance(inner, Sequential):
+                inner_layer = inner._stack[0]
+                if id(inner_layer) not in ids:
+                    inner_layer = inner.layers[0]
+            else:
+                inner_layer = inner.inputs[input_index]._keras_history.layer
+            layer, target = inner_layer, ids.get(id(inner_layer))
+            input_index = 0
+        return target
+
+    def exit_(layer, tensor_index=0):
+        """The box an arrow out of ``layer`` should start at."""
+        target = ids.get(id(layer))
+        while isinstance(target, tuple):
+            inner = target[1]
+            layer, _, tensor_index = inner.outputs[tensor_index]._keras_history
+            target = ids.get(id(layer))
+        return target
+
+    if kind == "sequential" and not expand_nested:
+        for a, b in itertools.pairwise(layers):
+            dot.edge(ids[id(a)], ids[id(b)])
+            arrows.append((a.name, b.name))
+        return boxes, arrows
+    graph_layers = list(layers)
+    if kind == "sequential":  # its InputLayer is hidden but still in the graph
+        graph_layers = model._stack
+    nodes = model._network_nodes
+    seen = set()
+    for layer in graph_layers:
+        for node in layer._inbound_nodes:
+            if node not in nodes:
+                continue
+            for input_index, kt in enumerate(node.keras_inputs):
+                source_layer, _, tensor_index = kt._keras_history
+                if source_layer not in graph_layers:
+                    continue
+                src = exit_(source_layer, tensor_index)
+                dst = entry(layer, input_index)
+                if src is None or dst is None or (src, dst) in seen:
+                    continue
+                seen.add((src, dst))
+                dot.edge(src, dst)
+                arrows.append((source_layer.name, layer.name))
+    return boxes, arrows
+
+
+def plot_model(model, to_file=None, show_shapes=False, show_dtype=False,
+               show_layer_names=True, rankdir="TB", expand_nested=False, dpi=96,
+               show_layer_activations=False, show_trainable=False):
+    """Draw a model as boxes and arrows, like ``keras.utils.plot_model``.
+
+    A Sequential model is a chain of its layers (no InputLayer box, as in
+    Keras); a Functional model shows every layer of its graph, InputLayers
+    included, with one arrow per connection; a subclassed model is one box.
+
+    Args:
+        model: a built kerasmini model.
+        to_file: also write the drawing there; the format comes from the
+            extension (``.png``, ``.svg``, ``.pdf``, ``.dot``...).
+        show_shapes: add each layer's input and output shapes.
+        show_dtype: add each layer's output dtype.
+        show_layer_names: title boxes ``name (Class)`` instead of ``Class``.
+        rankdir: ``"TB"`` (top to bottom) or ``"LR"`` (left to right).
+        expand_nested: draw nested models as dashed clusters of their layers.
+        dpi: resolution of raster output.
+        show_layer_activations: add the activation of layers that have one.
+        show_trainable: mark layers with weights as trainable or not.
+
+    Returns:
+        A ``graphviz.Digraph`` (displayed as SVG in a notebook).
+
+    Raises:
+        ValueError: if the model is not built.
+        OSError: if Graphviz's ``dot`` program is missing.
+    """
+    if not getattr(model, "built", False):
+        raise ValueError(
+            "This model has not yet been built. Build the model first by calling "
+            "`build()` or by calling the model on a batch of data."
+        )
+    # no `dpi` on the graph itself: Graphviz then scales SVG output twice
+    # (width/height and an inner transform) and browsers clip the drawing;
+    # `dpi` only applies to raster files written with `to_file`
+    dot = new_digraph(model.name, rankdir=rankdir, splines="spline")
+    options = {"show_shapes": show_shapes, "show_dtype": show_dtype,
+               "show_layer_names": show_layer_names,
+               "show_layer_activations": show_layer_activations,
+               "show_trainable": show_trainable}
+    boxes, arrows = _add_model(dot, model, options, expand_nested, {}, "layer_")
+    lines = [f"plot_model({model.name}): {len(boxes)} boxes, {len(arrows)} arrows"]
+    lines += [f"  {a} -> {b}" for a, b in arrows]
+    lines += [f"  {name}" for name in boxes
+              if not any(name in arrow for arrow in arrows)]
+    dot.description = "\n".join(lines)
+    if to_file is not None:
+        _write(dot, to_file, dpi=dpi)
+    return dot
+
+
+def _write(dot, to_file, dpi=None):
+    """Write ``dot`` to ``to_file`` in the format of its extension."""
+    import os
+
+    path = os.fspath(to_file)
+    ext = os.path.splitext(path)[1]
+    fmt = ext.lstrip(".").lower() or "png"
+    if fmt in ("dot", "gv"):
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(dot.source)
+        return
+    if dpi is not None and fmt not in ("svg", "pdf", "ps", "eps"):
+        dot = dot.copy()
+        dot.graph_attr["dpi"] = str(dpi)
+    dot.render(outfile=path, format=fmt, cleanup=True)
+
+
+def _collect_nodes(model_or_tensors):
+    """(nodes in walk order, stop ids) for a model or for output tensors."""
+    from kerasmini.engine.keras_tensor import flatten, is_keras_tensor
+    from kerasmini.engine.training import Model
+
+    if isinstance(model_or_tensors, Model):
+        model = model_or_tensors
+        try:
+            outputs, inputs = list(model.outputs), list(model.inputs)
+        except AttributeError:
+            raise ValueError(
+                f"Model '{model.name}' has no graph of nodes to draw: only models "
+                "built from symbolic inputs (Functional, or a built Sequential) "
+                "have one."
+            ) from None
+    else:
+        outputs, inputs = flatten(model_or_tensors), []
+        for x in outputs:
+            if not is_keras_tensor(x) or x._keras_history is None:
+                raise ValueError(
+                    "plot_nodes() takes a model or KerasTensors produced by layer "
+                    f"calls. Received: {x!r}"
+                )
+    stops = {id(x) for x in inputs}
+    ordered, seen = [], set()
+
+    def visit(tensor):
+        layer, node_index, _ = tensor._keras_history
+        node = layer._inbound_nodes[node_index]
+        if id(node) in seen:
+            return
+        seen.add(id(node))
+        if id(tensor) not in stops:
+            for kt in node.keras_inputs:
+                visit(kt)
+        ordered.append(node)
+
+    for x in outputs:
+        visit(x)
+    return ordered
+
+
+def plot_nodes(model_or_tensors, rankdir="LR"):
+    """Draw the live Node graph: layers, their call nodes and the tensors.
+
+    For each layer call recorded on the way from the outputs back to the
+    inputs there is one Node: the layer box points to it (labelled with its
+    ``node_index``: the position in ``layer._inbound_nodes``); the node points
+    to each KerasTensor it produced (labelled ``tensor_index``), and each
+    tensor points to the nodes that consumed it. A layer called twice has two
+    nodes.
+
+    Args:
+        model_or_tensors: a Functional (or built Sequential) model, or
+            KerasTensor(s) to walk back from.
+        rankdir: ``"LR"`` (default) or ``"TB"``.
+
+    Returns:
+        A ``graphviz.Digraph``.
+    """
+    nodes = _collect_nodes(model_or_tensors)
+    name = getattr(model_or_tensors, "name", "nodes")
+    dot = new_digraph(f"{name}_nodes", rankdir=rankdir)
+    layer_ids, tensor_ids = {}, {}
+    lines = []
+
+    def layer_id(layer):
+        if id(layer) not in layer_ids:
+            layer_ids[id(layer)] = f"layer_{len(layer_ids)}"
+            dot.node(layer_ids[id(layer)],
+                     label=f"{layer.name}\n({type(layer).__name__})",
+                     shape="box", style="rounded,filled", fillcolor=FILL_LAYER)
+        return layer_ids[id(layer)]
+
+    def tensor_id(kt):
+        if id(kt) not in tensor_ids:
+            tensor_ids[id(kt)] = f"tensor_{len(tensor_ids)}"
+            dot.node(tensor_ids[id(kt)], label=f"{kt.name}\n{kt.shape}",
+                     shape="note", style="filled", fillcolor=FILL_TENSOR)
+        return tensor_ids[id(kt)]
+
+    for node in nodes:
+        index = node.layer._inbound_nodes.index(node)
+        lid = layer_id(node.layer)
+        nid = f"{lid}_node_{index}"
+        dot.node(nid, label=f"Node #{index}", shape="ellipse", style="filled",
+                 fillcolor=FILL_NODE)
+        dot.edge(lid, nid, label=f"node_index={index}", style="dashed")
+        for kt in node.keras_inputs:
+            dot.edge(tensor_id(kt), nid)
+        outs = []
+        for tensor_index, kt in enumerate(node.outputs):
+            dot.edge(nid, tensor_id(kt), label=f"tensor_index={tensor_index}")
+            outs.append(kt.name)
+        ins = ", ".join(kt.name for kt in node.keras_inputs) or "-"
+        lines.append(f"  {node.layer.name} node_index={index}: "
+                     f"({ins}) -> ({', '.join(outs)})")
+    dot.description = "\n".join(
+        [(f"plot_nodes({name}): {len(layer_ids)} layers, {len(nodes)} nodes, "
+          f"{len(tensor_ids)} tensors"), *lines])
+    return dot
+
+
+def _public_members(cls, defined_in=None):
+    """Names ``cls`` defines itself: public methods and properties, plus
+    ``__init__``/``__call__``/``__new__``; each marked if it overrides."""
+    defined_in = cls.__dict__ if defined_in is None else defined_in
+    keep_dunder = {"__init__", "__call__", "__new__"}
+    members = []
+    for name, value in defined_in.items():
+        if name.startswith("_") and name not in keep_dunder:
+            continue
+        if isinstance(value, property):
+            kind = "property"
+        elif callable(value) or isinstance(value, (classmethod, staticmethod)):
+            kind = "method"
+        else:
+            continue
+        overrides = any(name in base.__dict__ for base in cls.__mro__[1:]
+                        if base is not object)
+        members.append((name, kind, overrides))
+    return members
+
+
+def plot_classes(cls, columns=3, include_object=False):
+    """Draw the MRO of ``cls``: one box per class, base classes on top.
+
+    Each box lists what that class defines in its own ``__dict__``: public
+    methods (``name()``), properties (``name``) and ``__init__``/``__call__``;
+    names in italics override a base class's.
+
+    Args:
+        cls: a class (or an instance, whose class is drawn).
+        columns: names per row inside a box.
+        include_object: also draw ``object`` at the top.
+
+    Returns:
+        A ``graphviz.Digraph``.
+    """
+    import inspect as _inspect
+
+    from kerasmini.utils.source import relative_path
+
+    if not isinstance(cls, type):
+        cls = type(cls)
+    chain = [c for c in cls.__mro__ if include_object or c is not object]
+    dot = new_digraph(f"{cls.__name__}_mro", rankdir="BT", nodesep="0.25",
+                      ranksep="0.3")
+    lines = [f"plot_classes({cls.__name__}): " +
+             " -> ".join(c.__name__ for c in chain)]
+    for index, klass in enumerate(chain):
+        members = _public_members(klass)
+        try:
+            where = relative_path(_inspect.getsourcefile(klass) or "")
+        except (TypeError, OSError):  # built in, or typed in a notebook
+            where = "<cell>" if klass.__module__ == "__main__" else klass.__module__
+        cells = []
+        for name, kind, overrides in members:
+            text = f"{name}()" if kind == "method" else name
+            text = _esc(text)
+            cells.append(f"<i>{text}</i>" if overrides else text)
+        rows = [(f'<tr><td colspan="{columns}" bgcolor="{FILL_MODEL}">'
+                 f'<font point-size="13"><b>{_esc(klass.__name__)}</b></font><br/>'
+                 f'<font point-size="9">{_esc(where)}</font></td></tr>')]
+        for start in range(0, len(cells), columns):
+            row = cells[start:start + columns]
+            row += [""] * (columns - len(row))
+            rows.append("<tr>" + "".join(
+                f'<td align="left" bgcolor="{FILL_LAYER}">{c}</td>' for c in row)
+                + "</tr>")
+        if not cells:
+            rows.append(f'<tr><td colspan="{columns}" bgcolor="{FILL_LAYER}">'
+                        "<i>(adds nothing public)</i></td></tr>")
+        label = ('<<table border="0" cellborder="1" cellspacing="0" '
+                 f'cellpadding="4" color="{LINE}">' + "".join(rows) + "</table>>")
+        dot.node(f"class_{index}", label=label, shape="plain")
+        if index:
+            # from the subclass up to its base, with an open triangle (UML)
+            dot.edge(f"class_{index - 1}", f"class_{index}", arrowhead="empty",
+                     arrowsize="1.0")
+        names = ", ".join(
+            (f"{n}()" if k == "method" else n) + ("*" if o else "")
+            for n, k, o in members)
+        lines.append(f"  {klass.__name__} ({where}): {names or '-'}")
+    lines.append("  (* overrides a base class)")
+    dot.description = "\n".join(lines)
+    return dot
+
+
+__all__ = ["new_digraph", "plot_classes", "plot_model", "plot_nodes"]

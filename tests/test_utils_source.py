@@ -1,0 +1,119 @@
+"""kerasmini.utils.source: live source beside pinned Keras links."""
+
+import inspect
+import textwrap
+
+import pytest
+
+import kerasmini as keras
+from kerasmini.utils.keras_sources import KERAS_SOURCES, keras_source
+from kerasmini.utils.source import keras_links, relative_path, show_source
+
+
+def test_show_source_text_equals_inspect_getsource():
+    view = show_source(keras.layers.Dense.call)
+    expected = textwrap.dedent(inspect.getsource(keras.layers.Dense.call))
+    assert view.source == expected
+    assert expected.rstrip("\n") in repr(view)
+
+
+def test_show_source_unwraps_build_wrapper():
+    # Layer.__init_subclass__ wraps every build; the source is the original one
+    view = show_source(keras.layers.Dense.build)
+    assert view.source.startswith("def build(self, input_shape):")
+    assert view.key == "Dense.build"
+
+
+def test_show_source_links_come_from_the_table():
+    view = show_source(keras.Layer.add_weight)
+    source = keras_source("Layer.add_weight")
+    assert view.urls == [source.keras2.url, source.keras3.url]
+    text = repr(view)
+    assert source.keras2.url in text and source.keras3.url in text
+    assert source.keras2.url in view._repr_html_()
+
+
+def test_show_source_key_overrides_the_qualname():
+    view = show_source(keras.layers.Dense, key="Dense.call")
+    assert view.urls == [keras_source("Dense.call").keras2.url,
+                         keras_source("Dense.call").keras3.url]
+
+
+def test_show_source_unknown_key_gives_source_without_links():
+    view = show_source(keras.Layer.get_input_at)
+    assert "Layer.get_input_at" not in KERAS_SOURCES
+    assert view.urls == []
+    assert "github.com" not in repr(view)
+    assert view.source.startswith("def get_input_at(")
+
+
+def test_show_source_module_explains_where_it_lives():
+    view = show_source(keras.Module)
+    assert view.urls == []
+    assert "not in keras-team/keras" in repr(view)
+
+
+def test_show_source_lines_excerpt():
+    full = show_source(keras.Layer.__call__)
+    part = show_source(keras.Layer.__call__, lines=(2, 4))
+    assert part.source == textwrap.dedent(
+        "".join(full.source.splitlines(keepends=True)[1:4]))
+    assert part.first_line == full.first_line + 1
+    assert part.last_line == full.first_line + 3
+
+
+@pytest.mark.parametrize("lines", [(0, 2), (3, 2), (1, 10_000), "12"])
+def test_show_source_bad_lines_raise(lines):
+    with pytest.raises(ValueError, match="lines"):
+        show_source(keras.Layer.__call__, lines=lines)
+
+
+def test_show_source_paths_are_relative_to_the_repository():
+    view = show_source(keras.layers.Dense)
+    assert view.path == "kerasmini/layers/core/dense.py"
+    assert view.location.startswith("kerasmini/layers/core/dense.py:")
+    assert "/work/" not in repr(view) and "/home/" not in repr(view)
+
+
+def test_show_source_property_and_html():
+    view = show_source(keras.Layer.trainable_weights)
+    assert view.source.startswith("@property")
+    html = view._repr_html_()
+    assert html.startswith('<div class="kerasmini-source">')
+    assert "kerasmini/engine/base_layer.py" in html
+
+
+def test_show_source_rejects_objects_without_source():
+    with pytest.raises(TypeError, match="Cannot show the source"):
+        show_source(len)
+
+
+def test_keras_links_text_and_html():
+    links = keras_links("Layer._maybe_build")
+    source = keras_source("Layer._maybe_build")
+    assert links.urls == [source.keras2.url, source.keras3.url]
+    assert repr(links).splitlines()[0].startswith("Keras 2.6 keras/engine/base_layer.py")
+    assert f'href="{source.keras3.url}"' in links._repr_html_()
+
+
+def test_keras_links_one_sided_entry():
+    links = keras_links("track_variable")
+    assert links.urls == [keras_source("track_variable").keras2.url]
+
+
+def test_keras_links_unknown_key_raises():
+    with pytest.raises(ValueError, match="Close keys"):
+        keras_links("Layer.add_weigth")
+
+
+def test_relative_path_of_notebook_cells():
+    assert relative_path("/tmp/ipykernel_12/345.py") == "<cell>"
+    assert relative_path("/somewhere/else/file.py") == "file.py"
+
+
+def test_show_source_lines_by_marker():
+    view = show_source(keras.Layer.__call__, lines=("# 5.", "# 6a."))
+    assert view.source.splitlines()[0] == "# 5. Build once."
+    assert "# 6a." not in view.source
+    with pytest.raises(ValueError, match="no line starts with"):
+        show_source(keras.Layer.__call__, lines=("# 99.", 3))
