@@ -18,27 +18,37 @@ names and a test checks that both agree.
 from kerasmini import (
     activations,
     backend,
+    callbacks,
     constraints,
+    datasets,
     initializers,
     layers,
+    losses,
+    metrics,
+    optimizers,
     regularizers,
     utils,
 )
 from kerasmini.backend import GradientTape, Variable, function, name_scope
 from kerasmini.engine.functional import Functional
 from kerasmini.engine.input_layer import Input
+from kerasmini.engine.input_spec import InputSpec
 from kerasmini.engine.keras_tensor import KerasTensor
 from kerasmini.engine.module import Module
 from kerasmini.engine.base_layer import Layer
 from kerasmini.engine.sequential import Sequential
 from kerasmini.engine.training import Model
-from kerasmini import models
+from kerasmini.losses import Loss
+from kerasmini.metrics import Metric
+from kerasmini.optimizers import Optimizer
+from kerasmini import models, saving
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "Functional", "GradientTape", "Input", "KerasTensor", "Layer", "Model",
-    "Module", "Sequential", "Variable", "activations", "backend", "constraints",
-    "function", "initializers", "layers", "models", "name_scope",
-    "regularizers", "utils",
+    "Functional", "GradientTape", "Input", "InputSpec", "KerasTensor", "Layer",
+    "Loss", "Metric", "Model", "Module", "Optimizer", "Sequential", "Variable",
+    "activations", "backend", "callbacks", "constraints", "datasets", "function",
+    "initializers", "layers", "losses", "metrics", "models", "name_scope",
+    "optimizers", "regularizers", "saving", "utils",
 ]

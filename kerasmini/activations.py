@@ -42,7 +42,7 @@ def sigmoid(x):
     >>> float(sigmoid(ops.convert_to_tensor(0.0)))
     0.5
     """
-    return ops.sigmoid(x)
+    return _with_logits(ops.sigmoid(x), x)
 
 
 @keras_export("kerasmini.activations.tanh")
@@ -62,7 +62,19 @@ def softmax(x, axis=-1):
     >>> softmax(ops.convert_to_tensor([0.0, 0.0]))
     array([0.5, 0.5], dtype=float32)
     """
-    return ops.softmax(x, axis=axis)
+    return _with_logits(ops.softmax(x, axis=axis), x)
+
+
+def _with_logits(output, logits):
+    """Remember ``logits`` on ``output`` so crossentropy losses can use the
+    stable logits formula (Keras does this on TensorFlow tensors). NumPy
+    arrays take no attributes: eagerly the probabilities are used, as with
+    Keras's NumPy and JAX backends."""
+    try:
+        output._keras_logits = logits
+    except AttributeError:
+        pass
+    return output
 
 
 @keras_export("kerasmini.activations.log_softmax")

@@ -60,13 +60,16 @@ class GraphTensor:
     ['GraphTensor']
     """
 
-    __slots__ = ("_value", "slot", "graph")
+    # `_keras_logits`: set by the softmax/sigmoid activations (as Keras does on
+    # TensorFlow tensors) so a crossentropy can start from the logits
+    __slots__ = ("_value", "slot", "graph", "_keras_logits")
     __array_priority__ = 100
 
     def __init__(self, value, slot, graph):
         self._value = value
         self.slot = slot
         self.graph = graph
+        self._keras_logits = None
 
     shape = property(lambda self: self._value.shape)
     dtype = property(lambda self: self._value.dtype.name)

@@ -49,6 +49,9 @@ class Graph:
         self.num_inputs = 0
         self.outputs = None  # output structure with slot numbers
         self.variables = weakref.WeakSet()  # tracked by track_variable()
+        self.constant_slots = set()  # slots whose value no replay can change
+        self._stateful_slots = set()  # outputs of steps that must always run
+        self._reads = {}  # id(variable) -> slot of its read since the last write
 
     def _new_slot(self, value=None):
         self.template.append(value)
@@ -63,8 +66,12 @@ class Graph:
         if isinstance(arg, GraphTensor) and arg.graph is self:
             return arg.slot
         if getattr(arg, "__kerasmini_variable__", False):
-            slot = self._new_slot()
-            self.steps.append((arg._read, (), slot, "read:" + arg.path))
+            # one read step per variable until it is written again
+            slot = self._reads.get(id(arg))
+            if slot is None:
+                slot = self._new_slot()
+                self.steps.append((arg._read, (), slot, "read:" + arg.path))
+                self._reads[id(arg)] = slot
             return slot
         if isinstance(arg, GraphTensor):
             raise ValueError(
@@ -73,18 +80,48 @@ class Graph:
             )
         # a constant: exactly the value the eager call ran on (a Python number
         # stays one, so replays promote dtypes as the trace did)
-        return self._new_slot(value_of(arg) if value is None else value)
+        slot = self._new_slot(value_of(arg) if value is None else value)
+        self.constant_slots.add(slot)
+        return slot
 
     def record(self, primitive, args, params, out, values=None):
-        """Append one primitive call; return its output as a GraphTensor."""
+        """Append one primitive call; return its output as a GraphTensor.
+
+        Two shortcuts keep replays short: an op whose inputs are all constants
+        (or whose value depends on shapes only, like ``ones_like``) is *folded*:
+        its traced value becomes a constant and no step is recorded; and a
+        variable is read once until it is written (see ``_slot_of``).
+        """
         values = values if values is not None else [None] * len(args)
         ins = tuple(self._slot_of(a, v) for a, v in zip(args, values))
+        if not primitive.stateful and (getattr(primitive, "shape_only", False) or all(
+                i in self.constant_slots for i in ins)):
+            slot = self._new_slot(out)
+            self.constant_slots.add(slot)
+            return GraphTensor(out, slot, self)
         forward = primitive.forward
         if params:
             forward = functools.partial(forward, **params)
         slot = self._new_slot()
         self.steps.append((forward, ins, slot, primitive.name))
+        if primitive.stateful:
+            self._stateful_slots.add(slot)
+            written = getattr(primitive.forward, "__self__", None)
+            if getattr(written, "__kerasmini_variable__", False):
+                # an assign returns the variable's new value: later uses of the
+                # variable read this slot instead of a new read step
+                self._reads[id(written)] = slot
         return GraphTensor(out, slot, self)
+
+    def prune(self, output_slots):
+        """Drop the steps no output and no stateful step depends on."""
+        needed = {s for s in output_slots if s is not None}
+        kept = []
+        for step in reversed(self.steps):
+            if step[2] in needed or step[2] in self._stateful_slots:
+                kept.append(step)
+                needed.update(step[1])
+        self.steps = kept[::-1]
 
     def output_slot(self, value):
         """Slot of a returned value (constants and variables get one too;
@@ -136,7 +173,7 @@ def _pack(structure, leaves):
 
 def _signature_part(leaf):
     if isinstance(leaf, np.ndarray):
-        return ("T", leaf.shape, leaf.dtype.str)
+        return ("T", leaf.shape, leaf.dtype)
     if getattr(leaf, "__kerasmini_variable__", False):
         return ("V", id(leaf))
     if isinstance(leaf, (int, float, str, bool, type(None), np.generic)):
@@ -208,6 +245,7 @@ class Function:
             out_slots = [graph.output_slot(x) for x in flat]
         finally:
             STATE.graphs.pop()
+        graph.prune(out_slots)
         graph.outputs = (result, out_slots)
         self.graphs[key] = graph
         self.trace_count += 1

@@ -41,11 +41,11 @@ def unbroadcast(g, shape):
     if g_shape == shape:
         return g
     lead = len(g_shape) - len(shape)
-    axes = tuple(range(lead)) + tuple(
-        lead + i for i, d in enumerate(shape) if d == 1 and g_shape[lead + i] != 1
-    )
-    if axes:
-        g = sum(g, axis=axes, keepdims=True)
+    inner = tuple(lead + i for i, d in enumerate(shape)
+                  if d == 1 and g_shape[lead + i] != 1)
+    if not inner:  # only new leading axes (a bias): one sum, no reshape
+        return sum(g, axis=tuple(range(lead)))
+    g = sum(g, axis=tuple(range(lead)) + inner, keepdims=True)
     return reshape(g, shape)
 
 
@@ -187,10 +187,15 @@ _cast_prim = _prim("cast", _cast, _cast_grad)
 def cast(x, dtype):
     """Cast to ``dtype`` (gradients flow between float types only).
 
+    A tensor that already has ``dtype`` is returned as it is (no op recorded).
+
     >>> cast(np.array([1.7]), "int32")
     array([1], dtype=int32)
     """
-    return _cast_prim(x, dtype=config.standardize_dtype(dtype))
+    dtype = config.standardize_dtype(dtype)
+    if isinstance(x, (np.ndarray, GraphTensor)) and str(x.dtype) == dtype:
+        return x
+    return _cast_prim(x, dtype=dtype)
 
 
 identity = _prim("identity", lambda x: x, lambda g, ans, x: g)
@@ -208,7 +213,7 @@ def _norm_axes(axis, ndim):
 
 def _restore(g, x, axis, keepdims):
     """Reshape a reduced gradient so it broadcasts against ``x``."""
-    if keepdims:
+    if keepdims or not shape_of(g):  # a scalar broadcasts as it is
         return g
     shape = list(shape_of(x))
     for a in _norm_axes(axis, len(shape)):
@@ -217,6 +222,8 @@ def _restore(g, x, axis, keepdims):
 
 
 def _sum(x, axis=None, keepdims=False):
+    if isinstance(x, np.ndarray):  # the method skips np.sum's dispatch (faster)
+        return x.sum(axis=axis, keepdims=keepdims)
     return np.sum(x, axis=axis, keepdims=keepdims)
 
 
@@ -233,7 +240,7 @@ def _count(x, axis):
 
 
 def _mean(x, axis=None, keepdims=False):
-    return np.mean(x, axis=axis, keepdims=keepdims).astype(
+    return np.asarray(x.mean(axis=axis, keepdims=keepdims)).astype(
         x.dtype if x.dtype.kind == "f" else config.floatx(), copy=False)
 
 
@@ -274,8 +281,8 @@ logsumexp = _prim(
 
 
 def _softmax(x, axis=-1):
-    e = np.exp(x - np.max(x, axis=axis, keepdims=True))
-    return e / np.sum(e, axis=axis, keepdims=True)
+    e = np.exp(x - x.max(axis=axis, keepdims=True))  # methods: less dispatch
+    return e / e.sum(axis=axis, keepdims=True)
 
 
 softmax = _prim(
@@ -287,8 +294,8 @@ softmax = _prim(
 
 
 def _log_softmax(x, axis=-1):
-    shifted = x - np.max(x, axis=axis, keepdims=True)
-    return shifted - np.log(np.sum(np.exp(shifted), axis=axis, keepdims=True))
+    shifted = x - x.max(axis=axis, keepdims=True)
+    return shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True))
 
 
 log_softmax = _prim(
@@ -351,7 +358,7 @@ def reshape(x, shape):
 
 
 def _transpose(x, axes=None):
-    return np.transpose(x, axes)
+    return x.transpose(axes) if isinstance(x, np.ndarray) else np.transpose(x, axes)
 
 
 def _transpose_grad(g, ans, x, axes=None):
@@ -393,7 +400,10 @@ squeeze = _prim("squeeze", lambda x, axis=None: np.squeeze(x, axis),
 
 
 def _broadcast_to(x, shape):
-    return np.broadcast_to(x, shape)
+    # a filled copy: for small arrays much cheaper than np.broadcast_to's view
+    out = np.empty(shape, dtype=np.result_type(x))
+    out[...] = x
+    return out
 
 
 broadcast_to_prim = _prim("broadcast_to", _broadcast_to,
@@ -401,7 +411,7 @@ broadcast_to_prim = _prim("broadcast_to", _broadcast_to,
 
 
 def broadcast_to(x, shape):
-    """Broadcast ``x`` to ``shape`` (a read-only view, as NumPy gives).
+    """Broadcast ``x`` to ``shape`` (a new array).
 
     >>> broadcast_to(np.arange(3), (2, 3)).shape
     (2, 3)
@@ -534,6 +544,9 @@ def pad(x, pad_width):
 # ------------------------------------------------------------- constructors
 zeros_like = _prim("zeros_like", np.zeros_like)
 ones_like = _prim("ones_like", np.ones_like)
+# their value depends only on the (fixed) shape: a traced graph keeps it as a
+# constant instead of recomputing it on every replay
+zeros_like.shape_only = ones_like.shape_only = True
 one_hot = _prim(
     "one_hot",
     lambda x, num_classes, dtype="float32": np.eye(num_classes, dtype=dtype)[

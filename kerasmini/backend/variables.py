@@ -110,6 +110,11 @@ class Variable:
         self.regularizer = None
         self.constraint = None
         self._assign_op = Primitive("assign:" + self.path, self._write, stateful=True)
+        # one step each in a traced graph (not a read, an add and an assign)
+        self._assign_add_op = Primitive("assign_add:" + self.path, self._write_add,
+                                        stateful=True)
+        self._assign_sub_op = Primitive("assign_sub:" + self.path, self._write_sub,
+                                        stateful=True)
         track_variable(self)
 
     # -- reading -----------------------------------------------------------
@@ -147,7 +152,10 @@ class Variable:
 
     # -- writing -----------------------------------------------------------
     def _write(self, value):
-        value = np.asarray(value)
+        # a copy: whoever passed `value` may change that array later
+        return self._store(np.array(value))
+
+    def _store(self, value):
         if value.shape != self._value.shape:
             raise ValueError(
                 f"The shape of the target variable and the shape of the target "
@@ -155,8 +163,14 @@ class Variable:
                 f"variable.shape={self.shape}, Received: value.shape={value.shape}. "
                 f"Target variable: {self.path}"
             )
-        self._value = value.astype(self._value.dtype, copy=True)
+        self._value = value.astype(self._value.dtype, copy=False)
         return self._value
+
+    def _write_add(self, delta):
+        return self._store(np.add(self._value, delta))  # already a new array
+
+    def _write_sub(self, delta):
+        return self._store(np.subtract(self._value, delta))
 
     def assign(self, value):
         """Replace the value (same shape); returns the variable.
@@ -173,9 +187,8 @@ class Variable:
         >>> Variable(1.0).assign_add(2.0).numpy()
         array(3., dtype=float32)
         """
-        from kerasmini.backend import ops
-
-        return self.assign(ops.add(self, delta))
+        self._assign_add_op(delta)
+        return self
 
     def assign_sub(self, delta):
         """Subtract ``delta`` in place; returns the variable.
@@ -183,9 +196,8 @@ class Variable:
         >>> Variable(1.0).assign_sub(2.0).numpy()
         array(-1., dtype=float32)
         """
-        from kerasmini.backend import ops
-
-        return self.assign(ops.subtract(self, delta))
+        self._assign_sub_op(delta)
+        return self
 
     def __repr__(self):
         body = np.array2string(self._value, precision=4, threshold=8, separator=" ")

@@ -17,7 +17,11 @@ subclassing ``Model`` and the functional API share one entry point.
 """
 
 from kerasmini.api_export import keras_export
+from kerasmini.backend import ops
+from kerasmini.backend.graph import function
 from kerasmini.backend.naming import name_scope
+from kerasmini.backend.tape import GradientTape
+from kerasmini.engine import data_adapter
 from kerasmini.engine.base_layer import Layer
 
 
@@ -38,6 +42,18 @@ class Model(Layer):
         name: default ``functional`` for ``Model(inputs, outputs)``, else the
             snake-case class name (``my_model``), uniquified.
         trainable: whether the weights are trainable.
+
+    >>> from kerasmini.layers import Dense
+    >>> class TwoLayers(Model):
+    ...     def __init__(self):
+    ...         super().__init__()
+    ...         self.hidden = Dense(4)
+    ...         self.head = Dense(1)
+    ...     def call(self, x):
+    ...         return self.head(self.hidden(x))
+    >>> model = TwoLayers()
+    >>> model([[1.0, 2.0, 3.0]]).shape, model.count_params()
+    ((1, 1), 21)
     """
 
     def __new__(cls, *args, **kwargs):
@@ -70,6 +86,14 @@ class Model(Layer):
         self.compiled = False
         self.stop_training = False
         self.history = None
+        self.loss = None
+        self.run_eagerly = False
+        self._compile_loss = None
+        self._compile_metrics = None
+        self._loss_tracker = None
+        self.train_function = None
+        self.test_function = None
+        self.predict_function = None
 
     # ------------------------------------------------------------ structure
     @property
@@ -124,6 +148,298 @@ class Model(Layer):
         print_summary(self, line_length=line_length, positions=positions,
                       print_fn=print_fn, show_trainable=show_trainable)
 
+    # --------------------------------------------------------------- training
+    # compile -> fit -> train_function -> train_step, as in Keras 3's
+    # trainers/trainer.py; batching is in data_adapter, losses and metrics in
+    # compile_utils, the hooks in kerasmini.callbacks.
+    def compile(self, optimizer="rmsprop", loss=None, loss_weights=None,
+                metrics=None, weighted_metrics=None, run_eagerly=False,
+                steps_per_execution=1, jit_compile="auto", auto_scale_loss=True):
+        """Configure the model for training.
+
+        Args:
+            optimizer: a name (``"adam"``) or an optimizer instance.
+            loss: a name, function or ``Loss``; a list or dict (by output name)
+                for multi-output models.
+            loss_weights: weights of the per-output losses (list or dict).
+            metrics: names (``"accuracy"``), functions or ``Metric`` objects;
+                a list, or per output a list/dict of them.
+            weighted_metrics: metrics that also see ``sample_weight``.
+            run_eagerly: run ``train_step`` as plain Python instead of
+                tracing it once with :func:`kerasmini.function` and replaying.
+            steps_per_execution, jit_compile, auto_scale_loss: accepted, unused.
+        """
+        from kerasmini import metrics as metrics_module
+        from kerasmini import optimizers
+        from kerasmini.engine.compile_utils import CompileLoss, CompileMetrics
+
+        self.optimizer = optimizers.get(optimizer)
+        output_names = getattr(self, "output_names", None)
+        self.loss = loss
+        self._compile_loss = None if loss is None else CompileLoss(
+            loss, loss_weights, output_names=output_names)
+        self._compile_metrics = None
+        if metrics is not None or weighted_metrics is not None:
+            self._compile_metrics = CompileMetrics(metrics, weighted_metrics,
+                                                   output_names=output_names)
+        self._loss_tracker = metrics_module.Mean(name="loss")
+        self.run_eagerly = run_eagerly
+        self.stop_training = False
+        self.compiled = True
+        self.train_function = self.test_function = self.predict_function = None
+        self._compile_config = {
+            "optimizer": self.optimizer, "loss": loss, "loss_weights": loss_weights,
+            "metrics": metrics, "weighted_metrics": weighted_metrics,
+            "run_eagerly": run_eagerly,
+        }
+
+    def _assert_compile_called(self):
+        if not self.compiled:
+            raise ValueError("You must call `compile()` before using the model.")
+
+    @property
+    def metrics(self):
+        """The loss tracker, the compiled metrics, per-output loss trackers and
+        any ``Metric`` stored as an attribute of the model."""
+        from kerasmini.metrics import Metric
+
+        found = []
+        if self.compiled:
+            found.append(self._loss_tracker)
+            if self._compile_metrics is not None:
+                found.append(self._compile_metrics)
+            if self._compile_loss is not None:
+                found += self._compile_loss.metrics
+        found += [v for k, v in vars(self).items()
+                  if isinstance(v, Metric) and k != "_loss_tracker" and v not in found]
+        return found
+
+    @property
+    def metrics_names(self):
+        return [m.name for m in self.metrics]
+
+    def reset_metrics(self):
+        """Reset the state of every metric in :attr:`metrics`."""
+        for metric in self.metrics:
+            metric.reset_state()
+
+    def compute_loss(self, x=None, y=None, y_pred=None, sample_weight=None,
+                     training=True):
+        """The compiled loss plus ``self.losses`` (``add_loss``, regularizers)."""
+        losses = []
+        if self._compile_loss is not None:
+            value = self._compile_loss(y, y_pred, sample_weight)
+            if value is not None:
+                losses.append(value)
+        for extra in self.losses:
+            losses.append(ops.sum(ops.cast(extra, "float32")))
+        if not losses:
+            raise ValueError("No loss to compute. Provide a `loss` argument in "
+                             "`compile()`.")
+        total = losses[0]
+        for value in losses[1:]:
+            total = ops.add(total, value)
+        return total
+
+    def compute_metrics(self, x, y, y_pred, sample_weight=None):
+        """Update the compiled metrics; return every metric's result."""
+        if self._compile_metrics is not None:
+            self._compile_metrics.update_state(y, y_pred, sample_weight)
+        return self.get_metrics_result()
+
+    def get_metrics_result(self):
+        """``{name: result}`` for :attr:`metrics` (dict results are merged)."""
+        results = {}
+        for metric in self.metrics:
+            result = metric.result()
+            if isinstance(result, dict):
+                results.update(result)
+            else:
+                results[metric.name] = result
+        return results
+
+    def train_step(self, data):
+        """One batch of training: forward, loss, gradients, update, metrics.
+
+        Override it to customise ``fit``; ``data`` is ``(x,)``, ``(x, y)`` or
+        ``(x, y, sample_weight)``. Return a dict of logs.
+        """
+        x, y, sample_weight = data_adapter.unpack_x_y_sample_weight(data)
+        with GradientTape() as tape:
+            y_pred = self(x, training=True)
+            loss = self.compute_loss(x, y, y_pred, sample_weight, training=True)
+        self._loss_tracker.update_state(loss, sample_weight=data_adapter.batch_size_of(x))
+        weights = self.trainable_weights
+        gradients = tape.gradient(loss, weights)
+        self.optimizer.apply_gradients(zip(gradients, weights))
+        return self.compute_metrics(x, y, y_pred, sample_weight)
+
+    def test_step(self, data):
+        """One batch of evaluation: forward (``training=False``), loss, metrics."""
+        x, y, sample_weight = data_adapter.unpack_x_y_sample_weight(data)
+        y_pred = self(x, training=False)
+        loss = self.compute_loss(x, y, y_pred, sample_weight, training=False)
+        self._loss_tracker.update_state(loss, sample_weight=data_adapter.batch_size_of(x))
+        return self.compute_metrics(x, y, y_pred, sample_weight)
+
+    def predict_step(self, data):
+        """One batch of inference: ``self(x, training=False)``."""
+        x, _, _ = data_adapter.unpack_x_y_sample_weight(data)
+        return self(x, training=False)
+
+    def _make_function(self, step, name):
+        # Graph mode: the first call of each batch shape runs `step` for real
+        # while recording every op; later calls replay the recorded NumPy steps.
+        return step if self.run_eagerly else function(step, name=name)
+
+    def make_train_function(self, force=False):
+        """``train_step`` as called by ``fit`` (traced unless ``run_eagerly``)."""
+        if self.train_function is None or force:
+            self.train_function = self._make_function(self.train_step, "train_function")
+        return self.train_function
+
+    def make_test_function(self, force=False):
+        """``test_step`` as called by ``evaluate``."""
+        if self.test_function is None or force:
+            self.test_function = self._make_function(self.test_step, "test_function")
+        return self.test_function
+
+    def make_predict_function(self, force=False):
+        """``predict_step`` as called by ``predict``."""
+        if self.predict_function is None or force:
+            self.predict_function = self._make_function(self.predict_step,
+                                                        "predict_function")
+        return self.predict_function
+
+    def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto",
+            callbacks=None, validation_split=0.0, validation_data=None, shuffle=True,
+            class_weight=None, sample_weight=None, initial_epoch=0,
+            steps_per_epoch=None, validation_batch_size=None, validation_freq=1):
+        """Train for ``epochs`` passes over ``x``/``y``; returns the ``History``.
+
+        ``validation_split`` holds out the last fraction of the samples;
+        ``validation_data`` is ``(x_val, y_val)`` or with sample weights.
+        ``verbose``: 0 silent, 1 (``"auto"``) progress bar, 2 one line per epoch.
+        """
+        self._assert_compile_called()
+        if validation_split and validation_data is None:
+            (x, y, sample_weight), validation_data = data_adapter.train_validation_split(
+                (x, y, sample_weight), validation_split)
+        batches = data_adapter.EpochIterator(
+            x, y, sample_weight, batch_size=batch_size, shuffle=shuffle,
+            class_weight=class_weight, steps_per_epoch=steps_per_epoch)
+        callbacks = self._callbacks(callbacks, verbose, batches.num_batches, epochs,
+                                    add_history=True)
+        self.stop_training = False
+        train_function = self.make_train_function()
+        callbacks.on_train_begin()
+        logs, epoch_logs = {}, None
+        for epoch in range(initial_epoch, epochs):
+            self.reset_metrics()
+            callbacks.on_epoch_begin(epoch)
+            for step, batch in batches:
+                callbacks.on_train_batch_begin(step)
+                logs = train_function(batch)
+                callbacks.on_train_batch_end(step, logs)
+                if self.stop_training:
+                    break
+            epoch_logs = dict(logs)
+            if validation_data is not None and (epoch + 1) % validation_freq == 0:
+                val_x, val_y, val_weight = data_adapter.unpack_x_y_sample_weight(
+                    validation_data)
+                val_logs = self.evaluate(val_x, val_y, sample_weight=val_weight,
+                                         batch_size=validation_batch_size or batch_size,
+                                         callbacks=callbacks, return_dict=True)
+                epoch_logs.update({f"val_{k}": v for k, v in val_logs.items()})
+            callbacks.on_epoch_end(epoch, epoch_logs)
+            if self.stop_training:
+                break
+        callbacks.on_train_end(epoch_logs)
+        return self.history
+
+    def evaluate(self, x=None, y=None, batch_size=None, verbose="auto",
+                 sample_weight=None, steps=None, callbacks=None, return_dict=False):
+        """Loss and metrics on ``x``/``y``, batch by batch, ``training=False``.
+
+        Returns the loss alone (no metrics), a list (loss first), or with
+        ``return_dict=True`` a dict.
+        """
+        from kerasmini.callbacks import pythonify_logs
+
+        self._assert_compile_called()
+        batches = data_adapter.EpochIterator(x, y, sample_weight, batch_size=batch_size,
+                                             steps_per_epoch=steps)
+        callbacks = self._callbacks(callbacks, verbose, batches.num_batches)
+        test_function = self.make_test_function()
+        self.reset_metrics()
+        callbacks.on_test_begin()
+        logs = {}
+        for step, batch in batches:
+            callbacks.on_test_batch_begin(step)
+            logs = test_function(batch)
+            callbacks.on_test_batch_end(step, logs)
+        logs = pythonify_logs(logs)
+        callbacks.on_test_end(logs)
+        return logs if return_dict else self._flatten_metrics_in_order(logs)
+
+    def _flatten_metrics_in_order(self, logs):
+        """Logs as a list in the order of :attr:`metrics` (a scalar if one)."""
+        names = []
+        for metric in self.metrics:
+            result = metric.result() if hasattr(metric, "_flat") else None
+            names += list(result) if isinstance(result, dict) else [metric.name]
+        values = [logs[n] for n in names if n in logs]
+        values += [logs[k] for k in sorted(logs) if k not in names]
+        return values[0] if len(values) == 1 else values
+
+    def _callbacks(self, callbacks, verbose, steps, epochs=1, add_history=False):
+        from kerasmini.callbacks import CallbackList
+
+        if isinstance(callbacks, CallbackList):
+            return callbacks
+        return CallbackList(callbacks, add_history=add_history,
+                            add_progbar=verbose != 0, model=self, verbose=verbose,
+                            epochs=epochs, steps=steps)
+
+    def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
+        """Outputs for ``x``, computed batch by batch with ``training=False``."""
+        batches = data_adapter.EpochIterator(x, batch_size=batch_size,
+                                             steps_per_epoch=steps)
+        callbacks = self._callbacks(callbacks, verbose, batches.num_batches)
+        predict_function = self.make_predict_function()
+        callbacks.on_predict_begin()
+        outputs = []
+        for step, batch in batches:
+            callbacks.on_predict_batch_begin(step)
+            outputs.append(predict_function(batch))
+            callbacks.on_predict_batch_end(step, {"outputs": outputs[-1]})
+        callbacks.on_predict_end()
+        return data_adapter.concatenate_batches(outputs)
+
+    def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None,
+                       return_dict=False):
+        """One training step on one batch; returns the logs like ``evaluate``."""
+        from kerasmini.callbacks import pythonify_logs
+
+        self._assert_compile_called()
+        batch = data_adapter.single_batch(x, y, sample_weight, class_weight)
+        logs = pythonify_logs(self.make_train_function()(batch))
+        return logs if return_dict else self._flatten_metrics_in_order(logs)
+
+    def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
+        """One evaluation step on one batch."""
+        from kerasmini.callbacks import pythonify_logs
+
+        self._assert_compile_called()
+        batch = data_adapter.single_batch(x, y, sample_weight)
+        logs = pythonify_logs(self.make_test_function()(batch))
+        return logs if return_dict else self._flatten_metrics_in_order(logs)
+
+    def predict_on_batch(self, x):
+        """The outputs for one batch, as NumPy arrays."""
+        batch = data_adapter.single_batch(x)
+        return data_adapter.concatenate_batches([self.make_predict_function()(batch)])
+
     # ----------------------------------------------------------------- saving
     # The work lives in kerasmini.saving; Model only forwards, as Keras does.
     def save(self, filepath, overwrite=True, **kwargs):
@@ -144,3 +460,62 @@ class Model(Layer):
         from kerasmini.saving import saving_api
 
         return saving_api.load_weights(self, filepath, skip_mismatch=skip_mismatch)
+
+    def get_compile_config(self):
+        """The arguments of :meth:`compile`, serialized (``{}`` if the model
+        was never compiled); saved as ``compile_config`` in ``config.json``."""
+        from kerasmini.saving.serialization import serialize_keras_object
+
+        if self.compiled and getattr(self, "_compile_config", None):
+            return serialize_keras_object(self._compile_config)
+        return {}
+
+    def compile_from_config(self, config):
+        """Compile with a saved :meth:`get_compile_config`, then build the
+        optimizer so its saved state (slots, ``iterations``) can be loaded."""
+        import warnings
+
+        from kerasmini.saving.serialization import deserialize_keras_object
+
+        if type(self).compile is not Model.compile:
+            warnings.warn(
+                "`compile()` was not called as part of model loading because the "
+                "model's `compile()` method is custom. All subclassed Models that "
+                "have `compile()` overridden should also override "
+                "`get_compile_config()` and `compile_from_config(config)`. "
+                "Alternatively, you can call `compile()` manually after loading.",
+                stacklevel=2)
+            return
+        self.compile(**deserialize_keras_object(config))
+        if self.built and not self.optimizer.built:
+            self.optimizer.build(self.trainable_variables)
+
+    @classmethod
+    def from_config(cls, config, custom_objects=None):
+        """Recreate a model: a graph config (``layers``, ``input_layers``,
+        ``output_layers``) becomes a Functional model; any other config is
+        passed to the constructor (a subclassed model's ``get_config``)."""
+        from kerasmini.engine.functional import (
+            _functional_like_constructor,
+            functional_from_config,
+        )
+
+        graph_keys = ("name", "layers", "input_layers", "output_layers")
+        if all(key in config for key in graph_keys) and (
+                cls is Model or _functional_like_constructor(cls)):
+            return functional_from_config(cls, config, custom_objects)
+        config = dict(config)
+        if isinstance(config.get("dtype"), dict):
+            from kerasmini.saving.serialization import deserialize_keras_object
+
+            config["dtype"] = deserialize_keras_object(config["dtype"])
+        try:
+            return cls(**config)
+        except TypeError as error:
+            raise TypeError(
+                "Unable to revive model from config. When overriding the "
+                "`get_config()` method, make sure that the returned config contains "
+                f"all items used as arguments in the constructor to {cls}, which is "
+                f"the default behavior. Received: config={config}. Error: {error}"
+            ) from error
+

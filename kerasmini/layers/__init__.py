@@ -10,13 +10,27 @@ from kerasmini.engine.input_layer import Input, InputLayer
 from kerasmini.engine.input_spec import InputSpec
 from kerasmini.layers.core.activation import Activation
 from kerasmini.layers.core.dense import Dense
+from kerasmini.layers.convolutional.conv2d import Conv2D
 from kerasmini.layers.core.dropout import Dropout
+from kerasmini.layers.core.embedding import Embedding
 from kerasmini.layers.core.lambda_layer import Lambda
 from kerasmini.layers.merging.merge import Add, Concatenate
+from kerasmini.layers.normalization.batch_normalization import BatchNormalization
+from kerasmini.layers.pooling.pooling2d import (
+    AveragePooling2D,
+    GlobalAveragePooling2D,
+    MaxPooling2D,
+)
+
+AvgPool2D = AveragePooling2D  # the short names Keras also exports
+GlobalAvgPool2D = GlobalAveragePooling2D
+MaxPool2D = MaxPooling2D
 from kerasmini.layers.reshaping.flatten import Flatten
 from kerasmini.layers.reshaping.reshape import Reshape
 
 __all__ = [
-    "Activation", "Add", "Concatenate", "Dense", "Dropout", "Flatten", "Input",
-    "InputLayer", "InputSpec", "Lambda", "Layer", "Reshape",
+    "Activation", "Add", "AveragePooling2D", "AvgPool2D", "BatchNormalization",
+    "Concatenate", "Conv2D", "Dense", "Dropout", "Embedding", "Flatten",
+    "GlobalAveragePooling2D", "GlobalAvgPool2D", "Input", "InputLayer", "InputSpec",
+    "Lambda", "Layer", "MaxPool2D", "MaxPooling2D", "Reshape",
 ]

@@ -72,6 +72,9 @@ def new_digraph(name: str, rankdir: str = "TB", dpi: int | None = None, **graph_
 
     Raises:
         OSError: if Graphviz's ``dot`` program is missing.
+
+    >>> new_digraph("g", rankdir="LR").graph_attr["rankdir"]
+    'LR'
     """
     _require_dot()
     if rankdir not in ("TB", "LR", "BT", "RL"):
@@ -283,6 +286,13 @@ def plot_model(model, to_file=None, show_shapes=False, show_dtype=False,
     Raises:
         ValueError: if the model is not built.
         OSError: if Graphviz's ``dot`` program is missing.
+
+    >>> import kerasmini as keras
+    >>> keras.backend.clear_session()
+    >>> model = keras.Sequential([keras.layers.Dense(2, input_shape=(3,))])
+    >>> plot_model(model)
+    plot_model(sequential): 1 boxes, 0 arrows
+      dense
     """
     if not getattr(model, "built", False):
         raise ValueError(
@@ -384,6 +394,13 @@ def plot_nodes(model_or_tensors, rankdir="LR"):
 
     Returns:
         A ``graphviz.Digraph``.
+
+    >>> import kerasmini as keras
+    >>> keras.backend.clear_session()
+    >>> plot_nodes(keras.Sequential([keras.layers.Dense(2, input_shape=(3,))]))
+    plot_nodes(sequential): 2 layers, 2 nodes, 2 tensors
+      input_layer node_index=0: (-) -> (input_layer)
+      dense node_index=0: (input_layer) -> (keras_tensor)
     """
     nodes = _collect_nodes(model_or_tensors)
     name = getattr(model_or_tensors, "name", "nodes")
@@ -463,6 +480,10 @@ def plot_classes(cls, columns=3, include_object=False):
 
     Returns:
         A ``graphviz.Digraph``.
+
+    >>> import kerasmini as keras
+    >>> print(repr(plot_classes(keras.Sequential)).splitlines()[0])
+    plot_classes(Sequential): Sequential -> Functional -> Model -> Layer -> Module
     """
     import inspect as _inspect
 

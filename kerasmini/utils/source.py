@@ -114,7 +114,11 @@ class _Links:
 
 
 class KerasLinks:
-    """What :func:`keras_links` returns: two links, as HTML and as text."""
+    """What :func:`keras_links` returns: two links, as HTML and as text.
+
+    >>> keras_links("Layer.add_weight").urls[0]
+    'https://github.com/keras-team/keras/blob/v2.6.0/keras/engine/base_layer.py#L527-L685'
+    """
 
     def __init__(self, key: str):
         keras_source(key)  # raises a helpful ValueError for unknown keys
@@ -159,6 +163,11 @@ class SourceView:
         source: the source text shown (dedented).
         links: the link lines (plain text), possibly empty.
         urls: the GitHub URLs of the links.
+
+    >>> from kerasmini.layers import Dense
+    >>> view = show_source(Dense.call)
+    >>> view.path, view.source.splitlines()[0]
+    ('kerasmini/layers/core/dense.py', 'def call(self, inputs):')
     """
 
     def __init__(self, key, path, first_line, source, links):

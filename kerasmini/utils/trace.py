@@ -81,6 +81,9 @@ class Frame:
         file: the file relative to the repository (``<cell>`` for notebook code).
         line: the line of the ``def``.
         depth: 0 for a call with no recorded caller, 1 below it, ...
+
+    >>> Frame("Layer.build", "kerasmini/engine/base_layer.py", 359, 1).qualname
+    'Layer.build'
     """
 
     qualname: str
@@ -138,6 +141,13 @@ class Trace:
 
     Attributes:
         frames: the recorded :class:`Frame` s, in call order.
+
+    >>> import numpy as np
+    >>> from kerasmini.layers import Dense
+    >>> with trace() as t:
+    ...     _ = Dense(2)(np.ones((1, 3)))
+    >>> [f.qualname for f in t.frames if f.qualname.endswith(("build", "add_weight"))][:2]
+    ['Layer._maybe_build', 'Dense.build']
     """
 
     def __init__(self, include=None, max_depth=None, exclude=None):

@@ -1,0 +1,266 @@
+"""From the arrays given to ``fit``/``evaluate``/``predict`` to batches.
+
+``fit(x, y, batch_size=32)`` does not loop over ``x`` itself: an
+:class:`EpochIterator` checks that every array has the same number of
+samples, turns ``class_weight`` into per-sample weights, shuffles once per
+epoch and hands out ``(x, y, sample_weight)`` batches (only the parts that
+were given: ``(x,)``, ``(x, y)`` or ``(x, y, sample_weight)``, as Keras's
+data adapters do). ``x`` may be one array, a list of arrays or a dict of
+arrays for a multi-input model; so may ``y``.
+
+>>> import numpy as np
+>>> batches = EpochIterator(np.arange(5), np.arange(5), batch_size=2, shuffle=False)
+>>> batches.num_batches, [b[0].tolist() for _, b in batches]
+(3, [[0, 1], [2, 3], [4]])
+"""
+
+import math
+
+import numpy as np
+
+from kerasmini.backend import random
+
+
+def unpack_x_y_sample_weight(data):
+    """Split a batch (``x``, ``(x,)``, ``(x, y)`` or ``(x, y, sw)``) in three.
+
+    >>> unpack_x_y_sample_weight((1, 2))
+    (1, 2, None)
+    """
+    if isinstance(data, list):
+        data = tuple(data)
+    if not isinstance(data, tuple):
+        return data, None, None
+    if len(data) == 1:
+        return data[0], None, None
+    if len(data) == 2:
+        return data[0], data[1], None
+    if len(data) == 3:
+        return data
+    raise ValueError(
+        "Data is expected to be in format `x`, `(x,)`, `(x, y)`, or "
+        f"`(x, y, sample_weight)`, found: {data}"
+    )
+
+
+def pack_x_y_sample_weight(x, y=None, sample_weight=None):
+    """The inverse of :func:`unpack_x_y_sample_weight` (``None`` parts dropped).
+
+    >>> pack_x_y_sample_weight(1, 2)
+    (1, 2)
+    """
+    if y is None:
+        return (x,)
+    if sample_weight is None:
+        return (x, y)
+    return (x, y, sample_weight)
+
+
+def map_structure(fn, structure):
+    """Apply ``fn`` to every array in nested lists, tuples and dicts.
+
+    >>> map_structure(lambda a: a * 2, [1, {"b": 2}])
+    [2, {'b': 4}]
+    """
+    if isinstance(structure, dict):
+        return {k: map_structure(fn, v) for k, v in structure.items()}
+    if isinstance(structure, (list, tuple)):
+        return type(structure)(map_structure(fn, v) for v in structure)
+    return None if structure is None else fn(structure)
+
+
+def flatten(structure):
+    """The arrays in nested lists, tuples and dicts, in order.
+
+    >>> flatten({"a": 1, "b": [2, None, 3]})
+    [1, 2, 3]
+    """
+    if isinstance(structure, dict):
+        return [leaf for v in structure.values() for leaf in flatten(v)]
+    if isinstance(structure, (list, tuple)):
+        return [leaf for v in structure for leaf in flatten(v)]
+    return [] if structure is None else [structure]
+
+
+def _to_array(x):
+    if isinstance(x, np.ndarray):
+        return x
+    array = np.asarray(x)
+    if array.dtype == np.float64 and not isinstance(x, np.ndarray):
+        array = array.astype("float32")  # Python floats become floatx, as in Keras
+    if array.dtype.kind not in "biuf":
+        raise ValueError(
+            "Expected NumPy arrays (or lists of numbers) as model data. "
+            f"Received: {type(x).__name__} with dtype {array.dtype}"
+        )
+    return array
+
+
+def check_data_cardinality(x, y=None, sample_weight=None):
+    """Every array must have the same number of samples (first axis).
+
+    >>> check_data_cardinality(np.zeros((4, 2)), np.zeros(3))
+    Traceback (most recent call last):
+      ...
+    ValueError: Data cardinality is ambiguous. Make sure all arrays contain the same number of samples. 'x' sizes: 4, 'y' sizes: 3
+    """
+    parts = [("x", x), ("y", y), ("sample_weight", sample_weight)]
+    sizes = {label: [len(a) for a in flatten(data)] for label, data in parts
+             if data is not None}
+    if len({n for ns in sizes.values() for n in ns}) > 1:
+        detail = ", ".join(f"'{label}' sizes: {', '.join(map(str, ns))}"
+                           for label, ns in sizes.items())
+        raise ValueError(
+            "Data cardinality is ambiguous. Make sure all arrays contain the same "
+            f"number of samples. {detail}"
+        )
+
+
+def class_weight_to_sample_weights(y, class_weight):
+    """One weight per sample, looked up by its class.
+
+    ``y`` holds integer labels (``(n,)`` or ``(n, 1)``) or one-hot rows.
+
+    >>> class_weight_to_sample_weights(np.array([0, 1, 1]), {0: 1.0, 1: 3.0})
+    array([1., 3., 3.], dtype=float32)
+    """
+    if isinstance(y, (list, tuple, dict)):
+        raise ValueError(
+            "`class_weight` is only supported for models with a single output. "
+            f"Received: class_weight={class_weight}"
+        )
+    y = np.asarray(y)
+    labels = y.argmax(axis=-1) if y.ndim == 2 and y.shape[1] > 1 else y.reshape(len(y))
+    labels = labels.astype("int64")
+    missing = sorted(set(np.unique(labels).tolist()) - set(class_weight))
+    if missing:
+        raise ValueError(
+            f"`class_weight` must contain all classes in the data. The classes "
+            f"{missing} exist in the data but not in `class_weight`. Received: "
+            f"class_weight={class_weight}"
+        )
+    table = np.zeros(max(max(class_weight), labels.max()) + 1, dtype="float32")
+    for label, weight in class_weight.items():
+        table[label] = weight
+    return table[labels]
+
+
+def train_validation_split(arrays, validation_split):
+    """Keep the first ``1 - validation_split`` of the samples for training and
+    the rest for validation (no shuffling, as in Keras).
+
+    >>> (train, val) = train_validation_split((np.arange(10), None), 0.2)
+    >>> train[0].tolist(), val[0].tolist()
+    ([0, 1, 2, 3, 4, 5, 6, 7], [8, 9])
+    """
+    if not 0 < validation_split < 1:
+        raise ValueError(
+            "`validation_split` must be between 0 and 1 (exclusive). Received: "
+            f"validation_split={validation_split}"
+        )
+    num_samples = len(flatten(arrays)[0])
+    split_at = int(math.floor(num_samples * (1.0 - validation_split)))
+    if split_at == 0 or split_at == num_samples:
+        raise ValueError(
+            f"Training data contains {num_samples} samples, which is not "
+            "sufficient to split it into a validation and training set as "
+            f"specified by `validation_split={validation_split}`. Either provide "
+            "more data, or a different value for the `validation_split` argument."
+        )
+    train = map_structure(lambda a: a[:split_at], arrays)
+    val = map_structure(lambda a: a[split_at:], arrays)
+    return train, val
+
+
+class EpochIterator:
+    """Batches of NumPy arrays, reshuffled at each pass.
+
+    Iterating yields ``(step, batch)`` with ``batch`` a tuple ``(x,)``,
+    ``(x, y)`` or ``(x, y, sample_weight)``.
+
+    Args:
+        x, y, sample_weight: arrays, or lists/dicts of arrays.
+        batch_size: default 32.
+        shuffle: shuffle the samples at the start of every epoch.
+        class_weight: ``{class: weight}``, turned into ``sample_weight``.
+        steps_per_epoch: stop an epoch after this many batches.
+
+    >>> it = EpochIterator(np.zeros((5, 2)), np.arange(5), batch_size=4)
+    >>> [(step, batch[0].shape, batch[1].tolist()) for step, batch in it]
+    [(0, (4, 2), [0, 1, 2, 3]), (1, (1, 2), [4])]
+    """
+
+    def __init__(self, x, y=None, sample_weight=None, batch_size=None, shuffle=False,
+                 class_weight=None, steps_per_epoch=None):
+        if x is None:
+            raise ValueError("Expected input data `x`. Received: x=None")
+        x = map_structure(_to_array, x)
+        y = map_structure(_to_array, y)
+        sample_weight = map_structure(_to_array, sample_weight)
+        check_data_cardinality(x, y, sample_weight)
+        if class_weight is not None:
+            if y is None:
+                raise ValueError("`class_weight` needs targets `y`. Received: y=None")
+            weights = class_weight_to_sample_weights(y, class_weight)
+            sample_weight = weights if sample_weight is None else sample_weight * weights
+        if batch_size is not None and (not isinstance(batch_size, int) or batch_size < 1):
+            raise ValueError(
+                "`batch_size` must be a positive integer. Received: "
+                f"batch_size={batch_size!r}"
+            )
+        self.data = pack_x_y_sample_weight(x, y, sample_weight)
+        self.num_samples = len(flatten(x)[0])
+        self.batch_size = batch_size or 32
+        self.shuffle = shuffle
+        self.num_batches = math.ceil(self.num_samples / self.batch_size)
+        if steps_per_epoch is not None:
+            self.num_batches = min(self.num_batches, steps_per_epoch)
+
+    def __iter__(self):
+        data = self.data
+        if self.shuffle:
+            order = random.generator().permutation(self.num_samples)
+            data = map_structure(lambda a: a[order], data)  # one copy per epoch
+        for step in range(self.num_batches):
+            start = step * self.batch_size
+            end = start + self.batch_size
+            yield step, map_structure(lambda a, s=start, e=end: a[s:e], data)
+
+    def __repr__(self):
+        return (f"<EpochIterator samples={self.num_samples}, "
+                f"batch_size={self.batch_size}, batches={self.num_batches}>")
+
+
+def single_batch(x, y=None, sample_weight=None, class_weight=None):
+    """All of ``x`` (and ``y``...) as one batch, for ``train_on_batch`` & co.
+
+    >>> [a.shape for a in single_batch(np.zeros((3, 2)), np.zeros(3))]
+    [(3, 2), (3,)]
+    """
+    batches = EpochIterator(x, y, sample_weight, batch_size=batch_size_of(x),
+                            class_weight=class_weight)
+    return next(iter(batches))[1]
+
+
+def batch_size_of(x):
+    """The number of samples in ``x`` (an array or a nest of arrays).
+
+    >>> batch_size_of([np.zeros((3, 2)), np.zeros((3,))])
+    3
+    """
+    return np.shape(flatten(x)[0])[0]
+
+
+def concatenate_batches(outputs):
+    """Join per-batch outputs (arrays, or lists/dicts of arrays) along axis 0.
+
+    >>> concatenate_batches([np.zeros((2, 1)), np.ones((1, 1))]).ravel().tolist()
+    [0.0, 0.0, 1.0]
+    """
+    first = outputs[0]
+    if isinstance(first, dict):
+        return {k: np.concatenate([np.asarray(o[k]) for o in outputs]) for k in first}
+    if isinstance(first, (list, tuple)):
+        return [np.concatenate([np.asarray(o[i]) for o in outputs])
+                for i in range(len(first))]
+    return np.concatenate([np.asarray(o) for o in outputs])

@@ -1,0 +1,152 @@
+"""``Conv2D``: slide ``filters`` small kernels over an image.
+
+Inputs are ``channels_last``: ``(batch, height, width, channels)``. The kernel
+has shape ``(kh, kw, in_channels, filters)`` and the work is one backend op,
+:func:`kerasmini.backend.nn.conv2d` (windows as a strided view and one
+``tensordot``, no Python loop over pixels).
+
+>>> import numpy as np
+>>> from kerasmini.backend import clear_session
+>>> clear_session()
+>>> layer = Conv2D(4, 3, padding="same")
+>>> layer(np.ones((2, 8, 8, 1))).shape, [w.shape for w in layer.weights]
+((2, 8, 8, 4), [(3, 3, 1, 4), (4,)])
+"""
+
+from kerasmini import activations, constraints, initializers, regularizers
+from kerasmini.api_export import keras_export
+from kerasmini.backend import nn, ops
+from kerasmini.backend.nn import _axis_geometry, _pair
+from kerasmini.engine.base_layer import Layer
+from kerasmini.engine.input_spec import InputSpec
+
+
+def conv_output_length(size, window, stride, dilation, padding):
+    """The output size along one spatial axis (``None`` stays ``None``).
+
+    >>> conv_output_length(8, 3, 2, 1, "same"), conv_output_length(8, 3, 1, 1, "valid")
+    (4, 6)
+    """
+    if size is None:
+        return None
+    return _axis_geometry(size, window, stride, dilation, padding)[0]
+
+
+@keras_export("kerasmini.layers.Conv2D")
+class Conv2D(Layer):
+    """A 2D convolution layer (channels last).
+
+    Args:
+        filters: the number of output channels.
+        kernel_size: an int or a pair ``(kh, kw)``.
+        strides: an int or a pair (default 1).
+        padding: ``"valid"`` (no padding) or ``"same"`` (output size
+            ``ceil(input / stride)``).
+        data_format: only ``"channels_last"`` (or ``None``).
+        dilation_rate: an int or a pair (default 1).
+        activation, use_bias, *_initializer, *_regularizer, *_constraint: as
+            in :class:`~kerasmini.layers.Dense`.
+
+    >>> import numpy as np
+    >>> Conv2D(8, 3, strides=2)(np.zeros((1, 9, 9, 3))).shape
+    (1, 4, 4, 8)
+    """
+
+    def __init__(self, filters, kernel_size, strides=(1, 1), padding="valid",
+                 data_format=None, dilation_rate=(1, 1), groups=1, activation=None,
+                 use_bias=True, kernel_initializer="glorot_uniform",
+                 bias_initializer="zeros", kernel_regularizer=None,
+                 bias_regularizer=None, activity_regularizer=None,
+                 kernel_constraint=None, bias_constraint=None, **kwargs):
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        if not isinstance(filters, int) or isinstance(filters, bool) or filters <= 0:
+            raise ValueError(
+                "Invalid value for argument `filters`. Expected a strictly positive "
+                f"value. Received filters={filters}."
+            )
+        if data_format not in (None, "channels_last"):
+            raise ValueError(
+                "kerasmini supports only data_format='channels_last'. Received: "
+                f"data_format={data_format!r}"
+            )
+        if groups != 1:
+            raise ValueError(f"kerasmini supports only groups=1. Received: groups={groups}")
+        self.filters = filters
+        self.kernel_size = _pair(kernel_size, "kernel_size")
+        self.strides = _pair(strides, "strides")
+        self.padding = nn._padding_mode(padding)
+        self.data_format = "channels_last"
+        self.dilation_rate = _pair(dilation_rate, "dilation_rate")
+        self.groups = groups
+        self.activation = activations.get(activation)
+        self.use_bias = use_bias
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
+        self.kernel_constraint = constraints.get(kernel_constraint)
+        self.bias_constraint = constraints.get(bias_constraint)
+        self.input_spec = InputSpec(min_ndim=4)
+
+    def build(self, input_shape):
+        channels = input_shape[-1]
+        if channels is None:
+            raise ValueError(
+                "The channel dimension of the inputs should be defined. The input_shape "
+                f"received is {input_shape}, where axis -1 (0-based) is the channel "
+                "dimension, which found to be `None`."
+            )
+        self.kernel = self.add_weight(
+            name="kernel", shape=self.kernel_size + (channels, self.filters),
+            initializer=self.kernel_initializer,
+            regularizer=self.kernel_regularizer, constraint=self.kernel_constraint)
+        self.bias = None
+        if self.use_bias:
+            self.bias = self.add_weight(
+                name="bias", shape=(self.filters,), initializer=self.bias_initializer,
+                regularizer=self.bias_regularizer, constraint=self.bias_constraint)
+        self.input_spec = InputSpec(min_ndim=4, axes={-1: channels})
+
+    def call(self, inputs):
+        if not str(inputs.dtype).startswith("float"):
+            inputs = ops.cast(inputs, self.dtype)
+        x = nn.conv2d(inputs, self.kernel, strides=self.strides, padding=self.padding,
+                      dilation_rate=self.dilation_rate)  # (batch, out_h, out_w, filters)
+        if self.bias is not None:
+            x = ops.add(x, self.bias)
+        return self.activation(x)
+
+    def compute_output_shape(self, input_shape):
+        out_h, out_w = (conv_output_length(input_shape[1 + a], self.kernel_size[a],
+                                           self.strides[a], self.dilation_rate[a],
+                                           self.padding) for a in (0, 1))
+        if (out_h is not None and out_h < 1) or (out_w is not None and out_w < 1):
+            raise ValueError(
+                f"Computed output size would be negative or zero: ({out_h}, {out_w}). "
+                f"Received: input_shape={input_shape}, kernel_size={self.kernel_size}, "
+                f"padding={self.padding!r}. Use padding='same' or a larger input."
+            )
+        return (input_shape[0], out_h, out_w, self.filters)
+
+    def get_config(self):
+        from kerasmini.saving.serialization import serialize_keras_object as ser
+
+        config = super().get_config()
+        config.update({
+            "filters": self.filters,
+            "kernel_size": self.kernel_size,
+            "strides": self.strides,
+            "padding": self.padding,
+            "data_format": self.data_format,
+            "dilation_rate": self.dilation_rate,
+            "groups": self.groups,
+            "activation": activations.serialize(self.activation),
+            "use_bias": self.use_bias,
+            "kernel_initializer": ser(self.kernel_initializer),
+            "bias_initializer": ser(self.bias_initializer),
+            "kernel_regularizer": ser(self.kernel_regularizer),
+            "bias_regularizer": ser(self.bias_regularizer),
+            "kernel_constraint": ser(self.kernel_constraint),
+            "bias_constraint": ser(self.bias_constraint),
+        })
+        return config

@@ -1,0 +1,143 @@
+"""``BatchNormalization``: normalise each feature by batch statistics.
+
+In training (``training=True``, as in ``fit``) each feature is normalised by
+the mean and variance of the current batch, and those update the *moving*
+statistics, two non-trainable weights::
+
+    moving_mean = moving_mean * momentum + mean * (1 - momentum)
+
+At inference the moving statistics are used instead. Either way the result
+is scaled by ``gamma`` and shifted by ``beta`` (trainable).
+
+>>> import numpy as np
+>>> from kerasmini.backend import clear_session
+>>> clear_session()
+>>> bn = BatchNormalization()
+>>> x = np.array([[1.0], [3.0]])
+>>> bn(x, training=True).round(3).ravel().tolist()
+[-1.0, 1.0]
+>>> [w.path for w in bn.weights], bn.moving_mean.numpy()
+(['batch_normalization/gamma', 'batch_normalization/beta', 'batch_normalization/moving_mean', 'batch_normalization/moving_variance'], array([0.02], dtype=float32))
+"""
+
+from kerasmini import constraints, initializers, regularizers
+from kerasmini.api_export import keras_export
+from kerasmini.backend import ops
+from kerasmini.engine.base_layer import Layer
+from kerasmini.engine.input_spec import InputSpec
+
+
+@keras_export("kerasmini.layers.BatchNormalization")
+class BatchNormalization(Layer):
+    """Normalise, then scale by ``gamma`` and shift by ``beta``.
+
+    Args:
+        axis: the feature axis (default -1, channels last).
+        momentum: of the moving statistics (default 0.99).
+        epsilon: added to the variance (default 1e-3).
+        center, scale: whether to learn ``beta`` and ``gamma``.
+        *_initializer, *_regularizer, *_constraint: for the four weights.
+
+    >>> import numpy as np
+    >>> out = BatchNormalization()(np.array([[0.0], [2.0], [4.0]]), training=True)
+    >>> [round(float(v), 2) for v in out.ravel()]
+    [-1.22, 0.0, 1.22]
+    """
+
+    def __init__(self, axis=-1, momentum=0.99, epsilon=1e-3, center=True, scale=True,
+                 beta_initializer="zeros", gamma_initializer="ones",
+                 moving_mean_initializer="zeros", moving_variance_initializer="ones",
+                 beta_regularizer=None, gamma_regularizer=None, beta_constraint=None,
+                 gamma_constraint=None, **kwargs):
+        super().__init__(**kwargs)
+        self.axis = int(axis)
+        self.momentum = float(momentum)
+        self.epsilon = float(epsilon)
+        self.center = center
+        self.scale = scale
+        self.beta_initializer = initializers.get(beta_initializer)
+        self.gamma_initializer = initializers.get(gamma_initializer)
+        self.moving_mean_initializer = initializers.get(moving_mean_initializer)
+        self.moving_variance_initializer = initializers.get(moving_variance_initializer)
+        self.beta_regularizer = regularizers.get(beta_regularizer)
+        self.gamma_regularizer = regularizers.get(gamma_regularizer)
+        self.beta_constraint = constraints.get(beta_constraint)
+        self.gamma_constraint = constraints.get(gamma_constraint)
+
+    def build(self, input_shape):
+        features = input_shape[self.axis]
+        if features is None:
+            raise ValueError(
+                f"Axis {self.axis} of the input to BatchNormalization must be "
+                f"defined. Received: input_shape={input_shape}"
+            )
+        shape = (features,)
+        self.gamma = self.beta = None
+        if self.scale:
+            self.gamma = self.add_weight(
+                name="gamma", shape=shape, initializer=self.gamma_initializer,
+                regularizer=self.gamma_regularizer, constraint=self.gamma_constraint)
+        if self.center:
+            self.beta = self.add_weight(
+                name="beta", shape=shape, initializer=self.beta_initializer,
+                regularizer=self.beta_regularizer, constraint=self.beta_constraint)
+        self.moving_mean = self.add_weight(
+            name="moving_mean", shape=shape, initializer=self.moving_mean_initializer,
+            trainable=False)
+        self.moving_variance = self.add_weight(
+            name="moving_variance", shape=shape,
+            initializer=self.moving_variance_initializer, trainable=False)
+        self.input_spec = InputSpec(ndim=len(input_shape),
+                                    axes={self.axis: features})
+
+    def call(self, inputs, training=None):
+        ndim = len(inputs.shape)
+        axis = self.axis % ndim
+        reduce_axes = tuple(a for a in range(ndim) if a != axis)
+        # the statistics have shape (features,); this broadcasts them to inputs
+        shape = [1] * ndim
+        shape[axis] = inputs.shape[axis]
+
+        def broadcast(v):
+            return ops.reshape(v, shape)
+
+        if training:
+            mean = ops.mean(inputs, axis=reduce_axes)
+            variance = ops.mean(ops.square(ops.subtract(inputs, broadcast(mean))),
+                                axis=reduce_axes)
+            m = self.momentum
+            self.moving_mean.assign(ops.add(ops.multiply(self.moving_mean, m),
+                                            ops.multiply(ops.stop_gradient(mean), 1 - m)))
+            self.moving_variance.assign(ops.add(
+                ops.multiply(self.moving_variance, m),
+                ops.multiply(ops.stop_gradient(variance), 1 - m)))
+        else:
+            mean, variance = self.moving_mean, self.moving_variance
+        x = ops.divide(ops.subtract(inputs, broadcast(mean)),
+                       ops.sqrt(ops.add(broadcast(variance), self.epsilon)))
+        if self.gamma is not None:
+            x = ops.multiply(x, broadcast(self.gamma))
+        if self.beta is not None:
+            x = ops.add(x, broadcast(self.beta))
+        return x
+
+    def compute_output_shape(self, input_shape):
+        return input_shape
+
+    def get_config(self):
+        from kerasmini.saving.serialization import serialize_keras_object as ser
+
+        config = super().get_config()
+        config.update({
+            "axis": self.axis, "momentum": self.momentum, "epsilon": self.epsilon,
+            "center": self.center, "scale": self.scale,
+            "beta_initializer": ser(self.beta_initializer),
+            "gamma_initializer": ser(self.gamma_initializer),
+            "moving_mean_initializer": ser(self.moving_mean_initializer),
+            "moving_variance_initializer": ser(self.moving_variance_initializer),
+            "beta_regularizer": ser(self.beta_regularizer),
+            "gamma_regularizer": ser(self.gamma_regularizer),
+            "beta_constraint": ser(self.beta_constraint),
+            "gamma_constraint": ser(self.gamma_constraint),
+        })
+        return config

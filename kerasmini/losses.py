@@ -1,0 +1,482 @@
+"""Losses: how far predictions are from targets, as one number to minimise.
+
+Two layers, as in Keras 3 (``keras/src/losses/``):
+
+* **loss functions** (``mean_squared_error(y_true, y_pred)``...) return one
+  value per sample: the mean or sum over the last axis;
+* **``Loss`` objects** (``MeanSquaredError()``...) call a function and then
+  *reduce*: multiply by ``sample_weight`` and, by default
+  (``"sum_over_batch_size"``), sum and divide by the number of values.
+
+``compile(loss="mse")`` goes through :func:`get`. Crossentropies never take
+``log(0)``: probabilities are clipped into ``[epsilon, 1 - epsilon]`` and
+logits go through ``log_softmax``/``softplus``.
+
+>>> import numpy as np
+>>> y_true = np.array([[0.0, 1.0], [1.0, 1.0]])
+>>> y_pred = np.array([[1.0, 1.0], [1.0, 0.0]])
+>>> mean_squared_error(y_true, y_pred)
+array([0.5, 0.5])
+>>> float(MeanSquaredError()(y_true, y_pred))
+0.5
+"""
+
+import numpy as np
+
+from kerasmini.api_export import keras_export
+from kerasmini.backend import config, ops
+from kerasmini.backend.core import is_tensor
+from kerasmini.backend.naming import auto_name
+
+_REDUCTIONS = ("sum_over_batch_size", "sum", "mean", "none", None)
+
+
+def _shape(x):
+    return tuple(np.shape(x))
+
+
+def _dtype(x):
+    return np.dtype(getattr(x, "dtype", None) or np.asarray(x).dtype).name
+
+
+def _as_tensor(x, dtype=None):
+    if not is_tensor(x):
+        x = ops.convert_to_tensor(x)
+    if dtype is not None and _dtype(x) != dtype:
+        x = ops.cast(x, dtype)
+    return x
+
+
+def squeeze_or_expand_to_same_rank(x1, x2):
+    """Line up ranks that differ by a trailing 1: ``(n,)`` vs ``(n, 1)``.
+
+    >>> [a.shape for a in squeeze_or_expand_to_same_rank(np.zeros(3), np.zeros((3, 1)))]
+    [(3, 1), (3, 1)]
+    """
+    r1, r2 = len(_shape(x1)), len(_shape(x2))
+    if r1 == r2 + 1 and _shape(x1)[-1] == 1:
+        x2 = ops.expand_dims(x2, -1) if r2 == 1 else x2
+        x1 = x1 if r2 == 1 else ops.squeeze(x1, -1)
+    elif r2 == r1 + 1 and _shape(x2)[-1] == 1:
+        x1 = ops.expand_dims(x1, -1) if r1 == 1 else x1
+        x2 = x2 if r1 == 1 else ops.squeeze(x2, -1)
+    return x1, x2
+
+
+def _check_broadcast(loss_name, y_true, y_pred):
+    try:
+        np.broadcast_shapes(_shape(y_true), _shape(y_pred))
+    except ValueError:
+        raise ValueError(
+            f"Loss `{loss_name}`: `y_true` and `y_pred` must have the same shape "
+            f"(or shapes that broadcast). Received: y_true.shape={_shape(y_true)}, "
+            f"y_pred.shape={_shape(y_pred)}"
+        ) from None
+
+
+def _regression_inputs(name, y_true, y_pred):
+    y_pred = _as_tensor(y_pred)
+    y_true = _as_tensor(y_true, _dtype(y_pred))
+    y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)
+    _check_broadcast(name, y_true, y_pred)
+    return y_true, y_pred
+
+
+# ------------------------------------------------------------- loss functions
+@keras_export(["kerasmini.losses.mean_squared_error", "kerasmini.losses.mse"])
+def mean_squared_error(y_true, y_pred):
+    """``mean((y_true - y_pred) ** 2, axis=-1)``, one value per sample.
+
+    >>> mean_squared_error(np.array([[1.0, 2.0]]), np.array([[1.0, 4.0]]))
+    array([2.])
+    """
+    y_true, y_pred = _regression_inputs("mean_squared_error", y_true, y_pred)
+    return ops.mean(ops.square(ops.subtract(y_true, y_pred)), axis=-1)
+
+
+@keras_export(["kerasmini.losses.mean_absolute_error", "kerasmini.losses.mae"])
+def mean_absolute_error(y_true, y_pred):
+    """``mean(|y_true - y_pred|, axis=-1)``.
+
+    >>> mean_absolute_error(np.array([[1.0, 2.0]]), np.array([[0.0, 4.0]]))
+    array([1.5])
+    """
+    y_true, y_pred = _regression_inputs("mean_absolute_error", y_true, y_pred)
+    return ops.mean(ops.abs(ops.subtract(y_true, y_pred)), axis=-1)
+
+
+@keras_export("kerasmini.losses.huber")
+def huber(y_true, y_pred, delta=1.0):
+    """Squared error for small errors, linear beyond ``delta``.
+
+    ``0.5 * e**2`` where ``|e| <= delta``, else ``delta * |e| - 0.5 * delta**2``,
+    averaged over the last axis.
+
+    >>> huber(np.array([[0.0, 0.0]]), np.array([[0.5, 3.0]]))
+    array([1.3125])
+    """
+    y_true, y_pred = _regression_inputs("huber_loss", y_true, y_pred)
+    error = ops.subtract(y_pred, y_true)
+    abs_error = ops.abs(error)
+    quadratic = ops.multiply(0.5, ops.square(error))
+    linear = ops.subtract(ops.multiply(delta, abs_error), 0.5 * delta**2)
+    return ops.mean(ops.where(ops.less_equal(abs_error, delta), quadratic, linear),
+                    axis=-1)
+
+
+@keras_export("kerasmini.losses.binary_crossentropy")
+def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0,
+                        axis=-1):
+    """``-(t log p + (1 - t) log(1 - p))``, averaged over ``axis``.
+
+    ``y_pred`` is a probability (clipped away from 0 and 1) or, with
+    ``from_logits=True``, a logit ``x``, using the stable form
+    ``max(x, 0) - x t + log(1 + exp(-|x|))``.
+
+    >>> binary_crossentropy(np.array([[1.0]]), np.array([[0.5]])).round(4)
+    array([0.6931])
+    """
+    if not from_logits and _cached_logits(y_pred) is not None:
+        y_pred, from_logits = _cached_logits(y_pred), True  # as Keras's TF backend
+    y_true, y_pred = _regression_inputs("binary_crossentropy", y_true, y_pred)
+    if label_smoothing:
+        y_true = ops.add(ops.multiply(y_true, 1.0 - label_smoothing),
+                         0.5 * label_smoothing)
+    if from_logits:
+        terms = ops.add(ops.subtract(ops.relu(y_pred), ops.multiply(y_pred, y_true)),
+                        ops.softplus(ops.negative(ops.abs(y_pred))))
+    else:
+        eps = config.epsilon()
+        p = ops.clip(y_pred, eps, 1.0 - eps)
+        terms = ops.negative(ops.add(
+            ops.multiply(y_true, ops.log(p)),
+            ops.multiply(ops.subtract(1.0, y_true), ops.log(ops.subtract(1.0, p)))))
+    return ops.mean(terms, axis=axis)
+
+
+def _cached_logits(y_pred):
+    """The logits a softmax/sigmoid output remembers (traced tensors only)."""
+    return getattr(y_pred, "_keras_logits", None)
+
+
+def _log_probabilities(y_pred, from_logits, axis):
+    if not from_logits and _cached_logits(y_pred) is not None:
+        y_pred, from_logits = _cached_logits(y_pred), True  # as Keras's TF backend
+    if from_logits:
+        return ops.log_softmax(y_pred, axis=axis)
+    # rescale so each row sums to one, then keep away from log(0)
+    y_pred = ops.divide(y_pred, ops.sum(y_pred, axis=axis, keepdims=True))
+    eps = config.epsilon()
+    return ops.log(ops.clip(y_pred, eps, 1.0 - eps))
+
+
+@keras_export("kerasmini.losses.categorical_crossentropy")
+def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0,
+                             axis=-1):
+    """``-sum(y_true * log(y_pred), axis)`` for one-hot ``y_true``.
+
+    >>> categorical_crossentropy(np.array([[0.0, 1.0]]), np.array([[0.5, 0.5]])).round(4)
+    array([0.6931])
+    """
+    y_pred = _as_tensor(y_pred)
+    y_true = _as_tensor(y_true, _dtype(y_pred))
+    if _shape(y_true) != _shape(y_pred):
+        hint = ""
+        if len(_shape(y_true)) == len(_shape(y_pred)) - 1 or _shape(y_true)[-1:] == (1,):
+            hint = (" The labels look like integer class indices: use "
+                    "`sparse_categorical_crossentropy` for those, or one-hot "
+                    "encode them.")
+        raise ValueError(
+            "Loss `categorical_crossentropy`: arguments `y_true` and `y_pred` must "
+            f"have the same shape. Received: y_true.shape={_shape(y_true)}, "
+            f"y_pred.shape={_shape(y_pred)}.{hint}"
+        )
+    if label_smoothing:
+        classes = _shape(y_pred)[axis]
+        y_true = ops.add(ops.multiply(y_true, 1.0 - label_smoothing),
+                         label_smoothing / classes)
+    log_p = _log_probabilities(y_pred, from_logits, axis)
+    return ops.negative(ops.sum(ops.multiply(y_true, log_p), axis=axis))
+
+
+@keras_export("kerasmini.losses.sparse_categorical_crossentropy")
+def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1):
+    """Categorical crossentropy with integer class indices as ``y_true``.
+
+    >>> sparse_categorical_crossentropy(np.array([1]), np.array([[0.5, 0.5]])).round(4)
+    array([0.6931])
+    """
+    y_pred = _as_tensor(y_pred)
+    y_true = _as_tensor(y_true)
+    true_shape, pred_shape = _shape(y_true), _shape(y_pred)
+    if len(true_shape) == len(pred_shape) and true_shape[-1:] == (1,):
+        y_true = ops.squeeze(y_true, -1)
+        true_shape = true_shape[:-1]
+    if true_shape != pred_shape[:-1]:
+        hint = ""
+        if true_shape == pred_shape:
+            hint = (" The labels look one-hot encoded: use "
+                    "`categorical_crossentropy` for those.")
+        raise ValueError(
+            "Loss `sparse_categorical_crossentropy`: `y_true` must hold one class "
+            "index per sample, with the shape of `y_pred` without its last axis. "
+            f"Received: y_true.shape={_shape(y_true)}, y_pred.shape={pred_shape}."
+            f"{hint}"
+        )
+    one_hot = ops.one_hot(y_true, num_classes=pred_shape[axis], dtype=_dtype(y_pred))
+    log_p = _log_probabilities(y_pred, from_logits, axis)
+    return ops.negative(ops.sum(ops.multiply(one_hot, log_p), axis=axis))
+
+
+# -------------------------------------------------------------- reduction
+def reduce_weighted_values(values, sample_weight=None,
+                           reduction="sum_over_batch_size"):
+    """Weight per-sample ``values`` and reduce them to the loss.
+
+    >>> reduce_weighted_values(np.array([1.0, 3.0]), np.array([1.0, 0.0]))
+    array(0.5)
+    """
+    if sample_weight is not None:
+        sample_weight = _as_tensor(sample_weight, _dtype(values))
+        values, sample_weight = squeeze_or_expand_to_same_rank(values, sample_weight)
+        values = ops.multiply(values, sample_weight)
+    if reduction in ("none", None) or _shape(values) == ():
+        return values
+    if reduction == "sum" or np.prod(_shape(values)) == 0:
+        return ops.sum(values)
+    return ops.mean(values)  # sum over the batch size (and any other axes)
+
+
+# ------------------------------------------------------------ Loss objects
+@keras_export(["kerasmini.losses.Loss", "kerasmini.Loss"])
+class Loss:
+    """Base class: ``call(y_true, y_pred)`` per sample, then the reduction.
+
+    Args:
+        name: default: the snake-case class name, uniquified.
+        reduction: ``"sum_over_batch_size"`` (default), ``"sum"``,
+            ``"mean"`` (the same as the default) or ``"none"``.
+        dtype: unused here; kept for signature compatibility.
+
+    >>> class MeanCubicError(Loss):
+    ...     def call(self, y_true, y_pred):
+    ...         return ops.mean(ops.abs(ops.subtract(y_true, y_pred)) ** 3, axis=-1)
+    >>> float(MeanCubicError()(np.array([[0.0, 0.0]]), np.array([[1.0, 2.0]])))
+    4.5
+    """
+
+    def __init__(self, name=None, reduction="sum_over_batch_size", dtype=None):
+        if reduction not in _REDUCTIONS:
+            raise ValueError(
+                "Invalid value for argument `reduction`. Expected one of "
+                f"{list(_REDUCTIONS)}. Received: reduction={reduction!r}"
+            )
+        self.name = name or auto_name(type(self).__name__)
+        self.reduction = reduction
+        self.dtype = dtype
+
+    def __call__(self, y_true, y_pred, sample_weight=None):
+        values = self.call(y_true, y_pred)
+        return reduce_weighted_values(values, sample_weight, self.reduction)
+
+    def call(self, y_true, y_pred):
+        raise NotImplementedError
+
+    def get_config(self):
+        """The constructor arguments."""
+        return {"name": self.name, "reduction": self.reduction}
+
+    @classmethod
+    def from_config(cls, config_):
+        """Create a loss from :meth:`get_config`'s output."""
+        return cls(**config_)
+
+    def __repr__(self):
+        return f"<{type(self).__name__} name={self.name}, reduction={self.reduction}>"
+
+
+@keras_export("kerasmini.losses.LossFunctionWrapper")
+class LossFunctionWrapper(Loss):
+    """A :class:`Loss` around a loss function ``fn(y_true, y_pred, **kwargs)``.
+
+    >>> LossFunctionWrapper(mean_absolute_error, name="mae")(np.ones(2), np.zeros(2))
+    array(1.)
+    """
+
+    def __init__(self, fn, reduction="sum_over_batch_size", name=None, dtype=None,
+                 **kwargs):
+        super().__init__(name=name or getattr(fn, "__name__", None),
+                         reduction=reduction, dtype=dtype)
+        self.fn = fn
+        self._fn_kwargs = kwargs
+
+    def call(self, y_true, y_pred):
+        return self.fn(y_true, y_pred, **self._fn_kwargs)
+
+    def get_config(self):
+        config_ = super().get_config()
+        config_.update(self._fn_kwargs)
+        if type(self) is LossFunctionWrapper:  # subclasses know their function
+            from kerasmini.saving.serialization import serialize_keras_object
+
+            config_["fn"] = serialize_keras_object(self.fn)
+        return config_
+
+
+@keras_export("kerasmini.losses.MeanSquaredError")
+class MeanSquaredError(LossFunctionWrapper):
+    """Mean of squared errors (:func:`mean_squared_error`), reduced.
+
+    >>> float(MeanSquaredError()(np.array([[0.0, 2.0]]), np.array([[0.0, 0.0]])))
+    2.0
+    """
+
+    def __init__(self, reduction="sum_over_batch_size", name="mean_squared_error",
+                 dtype=None):
+        super().__init__(mean_squared_error, reduction=reduction, name=name,
+                         dtype=dtype)
+
+
+@keras_export("kerasmini.losses.MeanAbsoluteError")
+class MeanAbsoluteError(LossFunctionWrapper):
+    """Mean of absolute errors (:func:`mean_absolute_error`), reduced.
+
+    >>> float(MeanAbsoluteError()(np.array([[0.0, 2.0]]), np.array([[0.0, 0.0]])))
+    1.0
+    """
+
+    def __init__(self, reduction="sum_over_batch_size", name="mean_absolute_error",
+                 dtype=None):
+        super().__init__(mean_absolute_error, reduction=reduction, name=name,
+                         dtype=dtype)
+
+
+@keras_export("kerasmini.losses.Huber")
+class Huber(LossFunctionWrapper):
+    """The Huber loss (:func:`huber`): quadratic below ``delta``, then linear.
+
+    >>> float(Huber(delta=1.0)(np.array([[0.0]]), np.array([[3.0]])))
+    2.5
+    """
+
+    def __init__(self, delta=1.0, reduction="sum_over_batch_size", name="huber_loss",
+                 dtype=None):
+        super().__init__(huber, reduction=reduction, name=name, dtype=dtype,
+                         delta=delta)
+        self.delta = delta
+
+
+@keras_export("kerasmini.losses.BinaryCrossentropy")
+class BinaryCrossentropy(LossFunctionWrapper):
+    """Binary crossentropy (:func:`binary_crossentropy`), reduced.
+
+    >>> round(float(BinaryCrossentropy(from_logits=True)(np.array([[1.0]]),
+    ...                                                  np.array([[0.0]]))), 4)
+    0.6931
+    """
+
+    def __init__(self, from_logits=False, label_smoothing=0.0, axis=-1,
+                 reduction="sum_over_batch_size", name="binary_crossentropy",
+                 dtype=None):
+        super().__init__(binary_crossentropy, reduction=reduction, name=name,
+                         dtype=dtype, from_logits=from_logits,
+                         label_smoothing=label_smoothing, axis=axis)
+        self.from_logits = from_logits
+        self.label_smoothing = label_smoothing
+        self.axis = axis
+
+
+@keras_export("kerasmini.losses.CategoricalCrossentropy")
+class CategoricalCrossentropy(LossFunctionWrapper):
+    """Crossentropy for one-hot labels (:func:`categorical_crossentropy`).
+
+    >>> round(float(CategoricalCrossentropy()(np.array([[0.0, 1.0]]),
+    ...                                       np.array([[0.2, 0.8]]))), 4)
+    0.2231
+    """
+
+    def __init__(self, from_logits=False, label_smoothing=0.0, axis=-1,
+                 reduction="sum_over_batch_size", name="categorical_crossentropy",
+                 dtype=None):
+        super().__init__(categorical_crossentropy, reduction=reduction, name=name,
+                         dtype=dtype, from_logits=from_logits,
+                         label_smoothing=label_smoothing, axis=axis)
+        self.from_logits = from_logits
+        self.label_smoothing = label_smoothing
+        self.axis = axis
+
+
+@keras_export("kerasmini.losses.SparseCategoricalCrossentropy")
+class SparseCategoricalCrossentropy(LossFunctionWrapper):
+    """Crossentropy for integer labels (:func:`sparse_categorical_crossentropy`).
+
+    >>> round(float(SparseCategoricalCrossentropy(from_logits=True)(
+    ...     np.array([0]), np.array([[0.0, 0.0]]))), 4)
+    0.6931
+    """
+
+    def __init__(self, from_logits=False, axis=-1, reduction="sum_over_batch_size",
+                 name="sparse_categorical_crossentropy", dtype=None):
+        super().__init__(sparse_categorical_crossentropy, reduction=reduction,
+                         name=name, dtype=dtype, from_logits=from_logits, axis=axis)
+        self.from_logits = from_logits
+        self.axis = axis
+
+
+mse = mean_squared_error  # the short names Keras also exports
+mae = mean_absolute_error
+
+ALL_OBJECTS_DICT = {
+    obj.__name__: obj for obj in (
+        MeanSquaredError, MeanAbsoluteError, Huber, BinaryCrossentropy,
+        CategoricalCrossentropy, SparseCategoricalCrossentropy,
+        mean_squared_error, mean_absolute_error, huber, binary_crossentropy,
+        categorical_crossentropy, sparse_categorical_crossentropy)
+}
+ALL_OBJECTS_DICT.update({
+    "mse": mean_squared_error, "MSE": mean_squared_error,
+    "mae": mean_absolute_error, "MAE": mean_absolute_error,
+    "bce": binary_crossentropy, "BCE": binary_crossentropy,
+})
+
+
+@keras_export("kerasmini.losses.get")
+def get(identifier):
+    """Resolve a loss from a name, a config dict, a ``Loss`` or a function.
+
+    Names of functions give the function, class names an instance.
+
+    >>> get("mse").__name__, get("Huber")
+    ('mean_squared_error', <Huber name=huber_loss, reduction=sum_over_batch_size>)
+    """
+    if identifier is None:
+        return None
+    if isinstance(identifier, dict):
+        from kerasmini.saving.serialization import deserialize_keras_object
+
+        return deserialize_keras_object(identifier)
+    obj = identifier
+    if isinstance(identifier, str):
+        obj = ALL_OBJECTS_DICT.get(identifier)
+        if obj is None:
+            known = sorted(k for k in ALL_OBJECTS_DICT if k[0].islower())
+            raise ValueError(
+                f"Could not interpret loss identifier: {identifier!r}. Known "
+                f"losses: {known}, their class names, and 'crossentropy' (picked "
+                "from the shapes of the targets)."
+            )
+    if isinstance(obj, type):
+        return obj()
+    if callable(obj):
+        return obj
+    raise ValueError(f"Could not interpret loss identifier: {identifier!r}")
+
+
+__all__ = [
+    "BinaryCrossentropy", "CategoricalCrossentropy", "Huber", "Loss",
+    "LossFunctionWrapper", "MeanAbsoluteError", "MeanSquaredError",
+    "SparseCategoricalCrossentropy", "binary_crossentropy",
+    "categorical_crossentropy", "get", "huber", "mae", "mean_absolute_error",
+    "mean_squared_error", "mse", "reduce_weighted_values",
+    "sparse_categorical_crossentropy",
+]
