@@ -46,6 +46,12 @@ from kerasmini.engine.keras_tensor import (
     pack_sequence_as,
 )
 from kerasmini.engine.module import Module
+from kerasmini.engine.shape_inference import (
+    dry_run,
+    infer_by_dry_run,
+    map_shapes,
+    to_shape,
+)
 from kerasmini.engine.node import Node
 
 _ALLOWED_KWARGS = {"input_shape", "input_dim", "batch_input_shape", "batch_size",
@@ -367,7 +373,7 @@ class Layer(Module):
                    if not layer.built]
         if unbuilt and input_shape is not None:
             with call_context.scope(self, training=False):
-                _dry_run(self, input_shape, self.dtype)
+                dry_run(self, input_shape, self.dtype)
         self.built = True
 
     def call(self, inputs, *args, **kwargs):
@@ -378,7 +384,7 @@ class Layer(Module):
         """The output shape for ``input_shape``; by default found by a dry run
         of ``call`` on zeros (unknown dimensions tried as 83 and 89)."""
         spec = self.compute_output_spec(
-            _map_shapes(lambda s: KerasTensor(s, self.dtype), input_shape))
+            map_shapes(lambda s: KerasTensor(s, self.dtype), input_shape))
         return map_structure(lambda kt: kt.shape, spec)
 
     def compute_output_spec(self, *args, **kwargs):
@@ -391,8 +397,8 @@ class Layer(Module):
             if isinstance(out, tuple) and all(
                     d is None or isinstance(d, int) for d in out):
                 return KerasTensor(out, dtype)
-            return _map_shapes(lambda s: KerasTensor(s, dtype), out)
-        return _infer_by_dry_run(self, args, kwargs)
+            return map_shapes(lambda s: KerasTensor(s, dtype), out)
+        return infer_by_dry_run(self, args, kwargs)
 
     # ---------------------------------------------------------- __call__
     def __call__(self, *args, **kwargs):
@@ -602,9 +608,9 @@ class Layer(Module):
         """Build from :meth:`get_build_config`'s output (JSON lists become
         shape tuples), so the weights exist before they are loaded."""
         if config_ and config_.get("input_shape") is not None:
-            self.build(_to_shape(config_["input_shape"]))
+            self.build(to_shape(config_["input_shape"]))
         elif config_ and config_.get("shapes_dict"):
-            self.build(**{k: _to_shape(v) for k, v in config_["shapes_dict"].items()})
+            self.build(**{k: to_shape(v) for k, v in config_["shapes_dict"].items()})
 
     def save_own_variables(self, store):
         """Write this layer's own weights into ``store`` as ``"0"``, ``"1"``, ...
@@ -692,16 +698,6 @@ def _spend_weight_budget(layer, name, shape, dtype):
     budget.remaining -= size
 
 
-def _to_shape(value):
-    """A JSON shape (a list of ints/None) as a tuple; lists of shapes stay lists."""
-    if isinstance(value, (list, tuple)) and all(
-            d is None or isinstance(d, int) for d in value):
-        return tuple(value)
-    if isinstance(value, (list, tuple)):
-        return [_to_shape(v) for v in value]
-    return value
-
-
 def _extra_init_args(cls):
     """``__init__`` parameters beyond the base layer's, for the error telling
     the author to write ``get_config``."""
@@ -764,84 +760,3 @@ def _is_nested_number_list(x):
     return isinstance(x, (list, tuple)) and any(
         isinstance(item, (list, tuple)) for item in x) and all(
         isinstance(leaf, (int, float)) for leaf in flatten(x))
-
-
-def _is_shape(x):
-    return isinstance(x, (list, tuple)) and all(
-        d is None or isinstance(d, (int, np.integer)) for d in x)
-
-
-def _map_shapes(fn, shape):
-    """Apply ``fn`` to each shape tuple of a shape or a nested list/dict of
-    shapes (a shape is itself a tuple, so ``map_structure`` cannot tell)."""
-    if _is_shape(shape):
-        return fn(tuple(shape))
-    if isinstance(shape, dict):
-        return {key: _map_shapes(fn, value) for key, value in shape.items()}
-    if isinstance(shape, (list, tuple)):
-        return [_map_shapes(fn, s) for s in shape]
-    raise ValueError(
-        "Expected a shape tuple (integers or None) or a list/dict of shape tuples. "
-        f"Received: input_shape={shape!r} (of type {type(shape).__name__})"
-    )
-
-
-def _zeros_for(kt, fill):
-    shape = tuple(fill if d is None else d for d in kt.shape)
-    return np.zeros(shape, dtype=kt.dtype)
-
-
-def _infer_by_dry_run(layer, args, kwargs):
-    """Run ``call`` on zeros to learn output shapes and dtypes.
-
-    Unknown dimensions are tried as 83 and as 89; where the outputs differ
-    the dimension is unknown (``None``), as Keras 3's NumPy backend does.
-    """
-    structure = [args, kwargs]
-    has_unknown = any(None in kt.shape for kt in flatten(structure) if is_keras_tensor(kt))
-    results = []
-    for fill in (83, 89) if has_unknown else (83,):
-        concrete = map_structure(
-            lambda x, f=fill: _zeros_for(x, f) if is_keras_tensor(x) else x, structure)
-        saved_tapes, STATE.tapes = STATE.tapes, []
-        saved_graphs, STATE.graphs = STATE.graphs, []
-        STATE.symbolic += 1
-        try:
-            with name_scope(layer.name, caller=layer):
-                out = layer.call(*concrete[0], **concrete[1])
-        except Exception as error:
-            raise ValueError(
-                f"Could not automatically infer the output shape / dtype of "
-                f"'{layer.name}' (of type {type(layer).__name__}). Either the "
-                f"`{type(layer).__name__}.call()` method is incorrect, or you need "
-                f"to implement the `{type(layer).__name__}.compute_output_spec() / "
-                f"compute_output_shape()` method. Error encountered:\n\n{error}"
-            ) from error
-        finally:
-            STATE.tapes, STATE.graphs = saved_tapes, saved_graphs
-            STATE.symbolic -= 1
-        if out is None:
-            raise ValueError(
-                "A layer's `call` method should return a Tensor or a list of "
-                f"Tensors, not None (layer: {layer.name})."
-            )
-        results.append(out)
-    flat = [flatten(r) for r in results]
-    specs = []
-    for i, first in enumerate(flat[0]):
-        first = np.asarray(first)
-        shape = list(first.shape)
-        for other in flat[1:]:
-            for axis, (a, b) in enumerate(zip(shape, np.shape(other[i]))):
-                if a != b:
-                    shape[axis] = None
-        specs.append(KerasTensor(tuple(shape), first.dtype.name))
-    return pack_sequence_as(results[0], specs)
-
-
-def _dry_run(layer, input_shape, dtype):
-    """Call ``layer.call`` on zeros of ``input_shape`` (to build sub-layers)."""
-    def make(shape):
-        return KerasTensor(shape, dtype)
-    structure = _map_shapes(make, input_shape)
-    return _infer_by_dry_run(layer, (structure,), {})

@@ -52,9 +52,9 @@ class Lambda(Layer):
 
     def compute_output_spec(self, *args, **kwargs):
         if self._output_shape is None:
-            from kerasmini.engine.base_layer import _infer_by_dry_run
+            from kerasmini.engine.shape_inference import infer_by_dry_run
 
-            return _infer_by_dry_run(self, args, kwargs)
+            return infer_by_dry_run(self, args, kwargs)
         return super().compute_output_spec(*args, **kwargs)
 
     def get_config(self):

@@ -1,0 +1,150 @@
+"""Shapes without values: how a layer learns what it will output.
+
+``build`` receives shape tuples, and a symbolic call must say what shape
+and dtype a layer returns before any data exists. A layer that overrides
+``compute_output_shape`` answers directly; for the others,
+:func:`infer_by_dry_run` runs ``call`` on arrays of zeros, trying every
+unknown dimension as 83 and as 89 and marking as unknown (``None``) each
+output dimension that differs, which is what Keras 3's NumPy backend does.
+The dry run records nothing: no tape, no graph, no node.
+
+>>> from kerasmini.layers import Dense
+>>> from kerasmini.engine.keras_tensor import KerasTensor
+>>> layer = Dense(3)
+>>> layer.build((None, 4))
+>>> infer_by_dry_run(layer, (KerasTensor((None, 4)),), {}).shape
+(None, 3)
+"""
+
+import numpy as np
+
+from kerasmini.backend.core import STATE
+from kerasmini.backend.naming import name_scope
+from kerasmini.engine.keras_tensor import (
+    KerasTensor,
+    flatten,
+    is_keras_tensor,
+    map_structure,
+    pack_sequence_as,
+)
+
+
+def to_shape(value):
+    """A JSON shape (a list of ints/None) as a tuple; lists of shapes stay lists.
+
+    >>> to_shape([None, 3]), to_shape([[None, 3], [None, 2]])
+    ((None, 3), [(None, 3), (None, 2)])
+    """
+    if isinstance(value, (list, tuple)) and all(
+            d is None or isinstance(d, int) for d in value):
+        return tuple(value)
+    if isinstance(value, (list, tuple)):
+        return [to_shape(v) for v in value]
+    return value
+
+
+
+def is_shape(x):
+    """Whether ``x`` is one shape: a tuple/list of ints and ``None``.
+
+    >>> is_shape((None, 3)), is_shape([(None, 3)])
+    (True, False)
+    """
+    return isinstance(x, (list, tuple)) and all(
+        d is None or isinstance(d, (int, np.integer)) for d in x)
+
+
+def map_shapes(fn, shape):
+    """Apply ``fn`` to each shape tuple of a shape or a nested list/dict of
+    shapes (a shape is itself a tuple, so ``map_structure`` cannot tell).
+
+    >>> map_shapes(len, [(None, 3), (None, 2, 2)])
+    [2, 3]
+    """
+    if is_shape(shape):
+        return fn(tuple(shape))
+    if isinstance(shape, dict):
+        return {key: map_shapes(fn, value) for key, value in shape.items()}
+    if isinstance(shape, (list, tuple)):
+        return [map_shapes(fn, s) for s in shape]
+    raise ValueError(
+        "Expected a shape tuple (integers or None) or a list/dict of shape tuples. "
+        f"Received: input_shape={shape!r} (of type {type(shape).__name__})"
+    )
+
+
+def _zeros_for(kt, fill):
+    shape = tuple(fill if d is None else d for d in kt.shape)
+    return np.zeros(shape, dtype=kt.dtype)
+
+
+def infer_by_dry_run(layer, args, kwargs):
+    """Run ``call`` on zeros to learn output shapes and dtypes.
+
+    Unknown dimensions are tried as 83 and as 89; where the outputs differ
+    the dimension is unknown (``None``), as Keras 3's NumPy backend does.
+
+    >>> from kerasmini.layers import Flatten
+    >>> infer_by_dry_run(Flatten(), (KerasTensor((None, 2, 3)),), {}).shape
+    (None, 6)
+    """
+    structure = [args, kwargs]
+    has_unknown = any(None in kt.shape for kt in flatten(structure) if is_keras_tensor(kt))
+    results = []
+    for fill in (83, 89) if has_unknown else (83,):
+        concrete = map_structure(
+            lambda x, f=fill: _zeros_for(x, f) if is_keras_tensor(x) else x, structure)
+        saved_tapes, STATE.tapes = STATE.tapes, []
+        saved_graphs, STATE.graphs = STATE.graphs, []
+        STATE.symbolic += 1
+        try:
+            with name_scope(layer.name, caller=layer):
+                out = layer.call(*concrete[0], **concrete[1])
+        except Exception as error:
+            raise ValueError(
+                f"Could not automatically infer the output shape / dtype of "
+                f"'{layer.name}' (of type {type(layer).__name__}). Either the "
+                f"`{type(layer).__name__}.call()` method is incorrect, or you need "
+                f"to implement the `{type(layer).__name__}.compute_output_spec() / "
+                f"compute_output_shape()` method. Error encountered:\n\n{error}"
+            ) from error
+        finally:
+            STATE.tapes, STATE.graphs = saved_tapes, saved_graphs
+            STATE.symbolic -= 1
+        if out is None:
+            raise ValueError(
+                "A layer's `call` method should return a Tensor or a list of "
+                f"Tensors, not None (layer: {layer.name})."
+            )
+        results.append(out)
+    flat = [flatten(r) for r in results]
+    specs = []
+    for i, first in enumerate(flat[0]):
+        first = np.asarray(first)
+        shape = list(first.shape)
+        for other in flat[1:]:
+            for axis, (a, b) in enumerate(zip(shape, np.shape(other[i]))):
+                if a != b:
+                    shape[axis] = None
+        specs.append(KerasTensor(tuple(shape), first.dtype.name))
+    return pack_sequence_as(results[0], specs)
+
+
+def dry_run(layer, input_shape, dtype):
+    """Call ``layer.call`` on zeros of ``input_shape`` (to build sub-layers).
+
+    >>> from kerasmini.layers import Dense, Layer
+    >>> class Block(Layer):
+    ...     def __init__(self):
+    ...         super().__init__()
+    ...         self.inner = Dense(2)
+    ...     def call(self, x):
+    ...         return self.inner(x)
+    >>> block = Block()
+    >>> dry_run(block, (None, 5), "float32").shape, block.inner.built
+    ((None, 2), True)
+    """
+    def make(shape):
+        return KerasTensor(shape, dtype)
+    structure = map_shapes(make, input_shape)
+    return infer_by_dry_run(layer, (structure,), {})
