@@ -270,24 +270,11 @@ def get(identifier):
     >>> get("he_normal"), get("HeNormal")
     (HeNormal(seed=None), HeNormal(seed=None))
     """
-    if identifier is None:
-        return None
-    if isinstance(identifier, Initializer) or (
-            callable(identifier) and not isinstance(identifier, type)):
-        return identifier
-    if isinstance(identifier, dict):
-        from kerasmini.saving.serialization import deserialize_keras_object
+    from kerasmini.saving.object_registration import resolve_identifier
 
-        return deserialize_keras_object(identifier)
-    if isinstance(identifier, str):
-        by_class = {cls.__name__: cls for cls in ALL.values()}
-        cls = ALL.get(identifier) or by_class.get(identifier)
-        if cls is not None:
-            return cls()
-    raise ValueError(
-        f"Could not interpret initializer identifier: {identifier!r}. "
-        f"Known names: {sorted(ALL)}"
-    )
+    by_class = {cls.__name__: cls for cls in ALL.values()}
+    return resolve_identifier(identifier, "initializer", {**ALL, **by_class},
+                              known=ALL)
 
 
 def serialize(initializer):

@@ -449,27 +449,13 @@ def get(identifier):
     >>> get("mse").__name__, get("Huber")
     ('mean_squared_error', <Huber name=huber_loss, reduction=sum_over_batch_size>)
     """
-    if identifier is None:
-        return None
-    if isinstance(identifier, dict):
-        from kerasmini.saving.serialization import deserialize_keras_object
+    from kerasmini.saving.object_registration import resolve_identifier
 
-        return deserialize_keras_object(identifier)
-    obj = identifier
-    if isinstance(identifier, str):
-        obj = ALL_OBJECTS_DICT.get(identifier)
-        if obj is None:
-            known = sorted(k for k in ALL_OBJECTS_DICT if k[0].islower())
-            raise ValueError(
-                f"Could not interpret loss identifier: {identifier!r}. Known "
-                f"losses: {known}, their class names, and 'crossentropy' (picked "
-                "from the shapes of the targets)."
-            )
-    if isinstance(obj, type):
-        return obj()
-    if callable(obj):
-        return obj
-    raise ValueError(f"Could not interpret loss identifier: {identifier!r}")
+    return resolve_identifier(
+        identifier, "loss", ALL_OBJECTS_DICT,
+        known=[k for k in ALL_OBJECTS_DICT if k[0].islower()],
+        hint=", their class names, and 'crossentropy' (picked from the shapes "
+        "of the targets).")
 
 
 __all__ = [

@@ -359,26 +359,12 @@ def get(identifier):
     >>> get("mse"), get("sparse_categorical_accuracy")
     (<MeanSquaredError name=mean_squared_error>, <SparseCategoricalAccuracy name=sparse_categorical_accuracy>)
     """
-    if identifier is None:
-        return None
-    if isinstance(identifier, dict):
-        from kerasmini.saving.serialization import deserialize_keras_object
+    from kerasmini.saving.object_registration import resolve_identifier
 
-        return deserialize_keras_object(identifier)
-    obj = identifier
-    if isinstance(identifier, str):
-        obj = ALL_OBJECTS_DICT.get(identifier)
-        if obj is None:
-            known = sorted(k for k in ALL_OBJECTS_DICT if k[0].islower())
-            raise ValueError(
-                f"Could not interpret metric identifier: {identifier!r}. Known "
-                f"metrics: {known}, their class names, and 'acc'."
-            )
-    if isinstance(obj, type):
-        return obj()
-    if callable(obj):
-        return obj
-    raise ValueError(f"Could not interpret metric identifier: {identifier!r}")
+    return resolve_identifier(
+        identifier, "metric", ALL_OBJECTS_DICT,
+        known=[k for k in ALL_OBJECTS_DICT if k[0].islower()],
+        hint=", their class names, and 'acc'.")
 
 
 __all__ = [

@@ -115,19 +115,8 @@ def get(identifier):
     >>> get("l2")
     L2(l2=0.01)
     """
-    if identifier is None:
-        return None
-    if isinstance(identifier, str):
-        if identifier in ALL:
-            return ALL[identifier]()
-        raise ValueError(
-            f"Could not interpret regularizer identifier: {identifier!r}. "
-            f"Known names: {sorted(ALL)}"
-        )
-    if isinstance(identifier, dict):
-        from kerasmini.saving.serialization import deserialize_keras_object
+    from kerasmini.saving.object_registration import resolve_identifier
 
-        return deserialize_keras_object(identifier)
-    if callable(identifier):
-        return identifier
-    raise ValueError(f"Could not interpret regularizer identifier: {identifier!r}")
+    return resolve_identifier(identifier, "regularizer", ALL)
+
+

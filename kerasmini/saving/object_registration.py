@@ -128,3 +128,51 @@ def get_registered_object(name, custom_objects=None):
         if name in table:
             return table[name]
     return None
+
+
+def resolve_identifier(identifier, kind, objects, known=None, hint=""):
+    """The shared body of every module's ``get()``: identifier -> object.
+
+    ``None`` stays ``None``; a config dict is deserialized; a string is looked
+    up in ``objects`` (a class found there is instantiated, a function is
+    returned as is); a class is instantiated; any other callable is returned.
+
+    Args:
+        identifier: what the user passed (``"l2"``, ``{"class_name": ...}``,
+            an object, a function).
+        kind: the word used in errors (``"regularizer"``).
+        objects: ``{name: class or function}``.
+        known: the names listed when a string is unknown (default: all).
+        hint: extra text for that error.
+
+    >>> resolve_identifier("relu", "activation", {"relu": max}) is max
+    True
+    >>> resolve_identifier("rleu", "activation", {"relu": max})
+    Traceback (most recent call last):
+      ...
+    ValueError: Could not interpret activation identifier: 'rleu'. Known activations: ['relu']
+    """
+    if identifier is None:
+        return None
+    if isinstance(identifier, dict):
+        from kerasmini.saving.serialization import deserialize_keras_object
+
+        return deserialize_keras_object(identifier)
+    obj = identifier
+    if isinstance(identifier, str):
+        obj = objects.get(identifier)
+        if obj is None:
+            names = sorted(objects if known is None else known)
+            kinds = kind + ("es" if kind.endswith("s") else "s")
+            raise ValueError(
+                f"Could not interpret {kind} identifier: {identifier!r}. "
+                f"Known {kinds}: {names}{hint}"
+            )
+    if isinstance(obj, type):
+        return obj()
+    if callable(obj):
+        return obj
+    raise ValueError(
+        f"Could not interpret {kind} identifier: {identifier!r} "
+        f"(of type {type(identifier).__name__})"
+    )
