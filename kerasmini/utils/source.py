@@ -102,14 +102,18 @@ class _Links:
             symbol = html.escape(ref.symbol or self.key)
             items.append(
                 f'<li><a href="{html.escape(ref.url)}" target="_blank" '
-                f'rel="noopener">{html.escape(ref.label)}</a> '
-                f"<code>{symbol}</code></li>"
+                f'rel="noopener" style="color: #1a5fb4;">{html.escape(ref.label)}'
+                f'</a> <code style="color: #6f2a8a; background: transparent;">'
+                f"{symbol}</code></li>"
             )
         if self.note:
             items.append(f"<li>{html.escape(self.note)}</li>")
+        # Explicit colours on a light box of their own, as for the source: the
+        # output area keeps a light background in the dark theme too.
         return (
-            '<ul style="margin: 0.3em 0 0.8em 0; padding-left: 1.4em;">'
-            + "".join(items) + "</ul>"
+            '<ul style="margin: 0.3em 0 0.8em 0; padding: 0.3em 0.6em 0.3em 1.8em; '
+            "background: #f8f8f8; color: #202020; border: 1px solid #c8c8c8; "
+            'border-radius: 4px;">' + "".join(items) + "</ul>"
         )
 
 
