@@ -28,14 +28,9 @@ pytestmark = pytest.mark.skipif(
     KERAS_PYTHON is None,
     reason="real Keras is not importable and KERASMINI_REAL_KERAS_PYTHON is unset")
 
-# The Keras side: `load <in.keras> <x.npz> <out.npz>` predicts with a file
-# kerasmini wrote; `make <kind> <out.keras> <x.npz> <out.npz>` writes one.
-KERAS_SIDE = textwrap.dedent('''
-    import sys
-    import numpy as np
-    import keras
-    from keras import layers
-
+# The models, written once: `import kerasmini as keras` runs the same code as
+# Keras, so both sides execute this source with their own `keras` and `layers`.
+MODELS = textwrap.dedent('''
     def leaves(model):
         for layer in model.layers:
             if hasattr(layer, "layers"):
@@ -43,31 +38,24 @@ KERAS_SIDE = textwrap.dedent('''
             else:
                 yield layer
 
-    def dump(model, x, out):
-        arrays = {}
-        y = model.predict(list(x.values()) if len(x) > 1 else x["x0"], verbose=0)
-        for i, value in enumerate(y if isinstance(y, list) else [y]):
-            arrays[f"y{i}"] = value
-        for layer in leaves(model):
-            for i, w in enumerate(layer.get_weights()):
-                arrays[f"w:{layer.name}/{i}"] = w
-        if getattr(model, "optimizer", None) is not None and model.optimizer.built:
-            for i, v in enumerate(model.optimizer.variables):
-                arrays[f"opt/{i}"] = np.asarray(v.numpy())
-        np.savez(out, **arrays)
-
     def make(kind):
         keras.utils.set_random_seed(0)
         if kind == "sequential":
             return keras.Sequential([
                 keras.Input((2, 3)), layers.Flatten(),
-                layers.Dense(8, activation="relu"), layers.Dropout(0.3), layers.Dense(3), layers.Activation("softmax")])
+                layers.Dense(8, activation="relu"), layers.Dropout(0.3),
+                layers.Dense(3), layers.Activation("softmax")])
         if kind == "conv":
-            return keras.Sequential([
-                keras.Input((8, 8, 2)), layers.Conv2D(4, 3, padding="same", activation="relu"),
+            model = keras.Sequential([
+                keras.Input((8, 8, 2)),
+                layers.Conv2D(4, 3, padding="same", activation="relu"),
                 layers.BatchNormalization(), layers.MaxPooling2D(2),
                 layers.Conv2D(3, 2, strides=2), layers.AveragePooling2D(1),
                 layers.GlobalAveragePooling2D(), layers.Dense(2)])
+            bn = model.layers[1]  # non-trivial moving statistics
+            bn.moving_mean.assign(np.linspace(-1, 1, 4).astype("float32"))
+            bn.moving_variance.assign(np.linspace(0.5, 2, 4).astype("float32"))
+            return model
         if kind == "embedding":
             return keras.Sequential([keras.Input((5,), dtype="int32"),
                                      layers.Embedding(10, 3), layers.Flatten(),
@@ -81,6 +69,28 @@ KERAS_SIDE = textwrap.dedent('''
             return keras.Model([a, b], [layers.Dense(1, name="o1")(h), out2])
         inner = keras.Sequential([keras.Input((8,)), layers.Dense(5)], name="inner")
         return keras.Model([a, b], inner(h))
+''')
+
+# The Keras side: `load <in.keras> <x.npz> <out.npz>` predicts with a file
+# kerasmini wrote; `make <kind> <out.keras> <x.npz> <out.npz>` writes one.
+KERAS_SIDE = textwrap.dedent('''
+    import sys
+    import numpy as np
+    import keras
+    from keras import layers
+''') + MODELS + textwrap.dedent('''
+    def dump(model, x, out):
+        arrays = {}
+        y = model.predict(list(x.values()) if len(x) > 1 else x["x0"], verbose=0)
+        for i, value in enumerate(y if isinstance(y, list) else [y]):
+            arrays[f"y{i}"] = value
+        for layer in leaves(model):
+            for i, w in enumerate(layer.get_weights()):
+                arrays[f"w:{layer.name}/{i}"] = w
+        if getattr(model, "optimizer", None) is not None and model.optimizer.built:
+            for i, v in enumerate(model.optimizer.variables):
+                arrays[f"opt/{i}"] = np.asarray(v.numpy())
+        np.savez(out, **arrays)
 
     mode = sys.argv[1]
     if mode == "load":
@@ -89,10 +99,6 @@ KERAS_SIDE = textwrap.dedent('''
     else:
         model = make(sys.argv[2])
         x = dict(np.load(sys.argv[4]))
-        if sys.argv[2] == "conv":  # non-trivial moving statistics
-            bn = model.layers[1]
-            bn.moving_mean.assign(np.linspace(-1, 1, 4).astype("float32"))
-            bn.moving_variance.assign(np.linspace(0.5, 2, 4).astype("float32"))
         if sys.argv[2] == "compiled":
             model.compile(optimizer=keras.optimizers.Adam(0.01), loss="mse")
             y = np.linspace(0, 1, len(x["x0"]) * 5, dtype="float32").reshape(-1, 5)
@@ -114,42 +120,10 @@ def run_keras(*args):
     assert result.returncode == 0, result.stderr[-3000:]
 
 
-def leaves(model):
-    for layer in model.layers:
-        if hasattr(layer, "layers"):
-            yield from leaves(layer)
-        else:
-            yield layer
-
-
-def make_kerasmini(kind):
-    if kind == "sequential":
-        return keras.Sequential([
-            layers.Input((2, 3)), layers.Flatten(), layers.Dense(8, activation="relu"),
-            layers.Dropout(0.3), layers.Dense(3), layers.Activation("softmax")])
-    if kind == "conv":
-        model = keras.Sequential([
-            layers.Input((8, 8, 2)), layers.Conv2D(4, 3, padding="same", activation="relu"),
-            layers.BatchNormalization(), layers.MaxPooling2D(2),
-            layers.Conv2D(3, 2, strides=2), layers.AveragePooling2D(1),
-            layers.GlobalAveragePooling2D(), layers.Dense(2)])
-        bn = model.layers[1]
-        bn.moving_mean.assign(np.linspace(-1, 1, 4).astype("float32"))
-        bn.moving_variance.assign(np.linspace(0.5, 2, 4).astype("float32"))
-        return model
-    if kind == "embedding":
-        return keras.Sequential([layers.Input((5,), dtype="int32"),
-                                 layers.Embedding(10, 3), layers.Flatten(),
-                                 layers.Dense(2)])
-    a, b = layers.Input((4,), name="a"), layers.Input((3,), name="b")
-    shared = layers.Dense(4, name="shared")
-    h = layers.Concatenate()([shared(a), layers.Dense(4, activation="tanh")(b)])
-    h = layers.Add()([h, layers.Activation("relu")(h)])
-    out2 = layers.Flatten()(layers.Reshape((2, 4))(h))
-    if kind == "functional":
-        return keras.Model([a, b], [layers.Dense(1, name="o1")(h), out2])
-    inner = keras.Sequential([layers.Input((8,)), layers.Dense(5)], name="inner")
-    return keras.Model([a, b], inner(h))
+_KERASMINI_SIDE = {"keras": keras, "layers": layers, "np": np}
+exec(MODELS, _KERASMINI_SIDE)
+leaves = _KERASMINI_SIDE["leaves"]
+make_kerasmini = _KERASMINI_SIDE["make"]
 
 
 def inputs_for(kind):

@@ -22,6 +22,7 @@ array(6., dtype=float32)
 import numpy as np
 
 from kerasmini.backend.core import STATE, is_tensor
+from kerasmini.backend.graph import _flatten, _pack
 
 
 class _Record:
@@ -199,22 +200,6 @@ def _cast_like(g, source, ops):
     if g.dtype != dtype:
         return ops.cast(g, dtype)
     return g
-
-
-def _flatten(x):
-    if isinstance(x, (list, tuple)):
-        return [leaf for item in x for leaf in _flatten(item)]
-    if isinstance(x, dict):
-        return [leaf for key in x for leaf in _flatten(x[key])]
-    return [x]
-
-
-def _pack(structure, leaves):
-    if isinstance(structure, (list, tuple)):
-        return type(structure)(_pack(item, leaves) for item in structure)
-    if isinstance(structure, dict):
-        return {key: _pack(value, leaves) for key, value in structure.items()}
-    return next(leaves)
 
 
 def stop_gradient(x):
