@@ -1,17 +1,10 @@
-"""KerasTensor: a shape and a dtype, no value; and the structure helpers."""
+"""KerasTensor: a shape and a dtype, no value."""
 
 import numpy as np
 import pytest
 
 import kerasmini as keras
-from kerasmini.engine.keras_tensor import (
-    KerasTensor,
-    any_symbolic,
-    flatten,
-    is_keras_tensor,
-    map_structure,
-    pack_sequence_as,
-)
+from kerasmini.engine.keras_tensor import KerasTensor, any_symbolic, is_keras_tensor
 
 
 def test_keras_tensor_shape_is_tuple_with_none():
@@ -69,19 +62,6 @@ def test_keras_tensor_history_none_until_produced_by_layer():
 
 def test_is_keras_tensor():
     assert is_keras_tensor(KerasTensor((1,))) and not is_keras_tensor(np.zeros(1))
-
-
-def test_flatten_nested_structure():
-    assert flatten([1, (2, {"a": 3, "b": [4]})]) == [1, 2, 3, 4]
-
-
-def test_pack_sequence_as_restores_nesting_and_types():
-    packed = pack_sequence_as([0, (0, {"a": 0})], [1, 2, 3])
-    assert packed == [1, (2, {"a": 3})] and isinstance(packed[1], tuple)
-
-
-def test_map_structure_keeps_nesting():
-    assert map_structure(lambda v: v + 1, {"a": [1, (2,)]}) == {"a": [2, (3,)]}
 
 
 def test_any_symbolic_finds_nested_keras_tensor():

@@ -112,8 +112,8 @@ def test_relative_path_of_notebook_cells():
 
 
 def test_show_source_lines_by_marker():
-    view = show_source(keras.Layer.__call__, lines=("# 5.", "# 6a."))
-    assert view.source.splitlines()[0] == "# 5. Build once."
-    assert "# 6a." not in view.source
+    view = show_source(keras.Layer.__call__, lines=("# 4.", "# 5."))
+    assert view.source.splitlines()[0] == "# 4. Call build (once)."
+    assert "# 5." not in view.source
     with pytest.raises(ValueError, match="no line starts with"):
         show_source(keras.Layer.__call__, lines=("# 99.", 3))

@@ -29,6 +29,7 @@ import weakref
 
 import numpy as np
 
+from kerasmini import tree
 from kerasmini.backend.core import STATE, GraphTensor, is_tensor, value_of
 
 
@@ -150,27 +151,6 @@ class Graph:
         )
 
 
-def _flatten(structure):
-    """Leaves of nested lists/tuples/dicts, in a fixed order."""
-    if isinstance(structure, (list, tuple)):
-        return [leaf for item in structure for leaf in _flatten(item)]
-    if isinstance(structure, dict):
-        return [leaf for key in sorted(structure, key=str) for leaf in _flatten(structure[key])]
-    return [structure]
-
-
-def _pack(structure, leaves):
-    """Rebuild ``structure`` with ``leaves`` (consumed from an iterator)."""
-    if isinstance(structure, (list, tuple)):
-        items = [_pack(item, leaves) for item in structure]
-        return type(structure)(items) if not hasattr(structure, "_fields") \
-            else type(structure)(*items)
-    if isinstance(structure, dict):
-        packed = {key: _pack(structure[key], leaves) for key in sorted(structure, key=str)}
-        return {key: packed[key] for key in structure}
-    return next(leaves)
-
-
 def _signature_part(leaf):
     if isinstance(leaf, np.ndarray):
         return ("T", leaf.shape, leaf.dtype)
@@ -222,7 +202,7 @@ class Function:
             # graph (tf.function does the same with nested functions)
             return self.python_function(*args, **kwargs)
         structure = (args, kwargs)
-        leaves = _flatten(structure)
+        leaves = tree.flatten(structure)
         leaves = [np.asarray(x) if isinstance(x, (np.generic,)) else x for x in leaves]
         key = tuple(_signature_part(leaf) for leaf in leaves)
         graph = self.graphs.get(key)
@@ -231,17 +211,17 @@ class Function:
         inputs = [leaf for leaf in leaves if isinstance(leaf, np.ndarray)]
         slots = graph.replay(inputs)
         out_structure, out_slots = graph.outputs
-        return _pack(out_structure,
-                     iter([None if s is None else slots[s] for s in out_slots]))
+        return tree.pack_sequence_as(
+            out_structure, [None if s is None else slots[s] for s in out_slots])
 
     def _trace(self, key, structure, leaves):
         graph = Graph(self.name)
         traced = [graph.placeholder(x) if isinstance(x, np.ndarray) else x for x in leaves]
-        args, kwargs = _pack(structure, iter(traced))
+        args, kwargs = tree.pack_sequence_as(structure, traced)
         STATE.graphs.append(graph)
         try:
             result = self.python_function(*args, **kwargs)
-            flat = _flatten(result)
+            flat = tree.flatten(result)
             out_slots = [graph.output_slot(x) for x in flat]
         finally:
             STATE.graphs.pop()
@@ -253,7 +233,7 @@ class Function:
                   (x._read() if getattr(x, "__kerasmini_variable__", False) else
                    None if x is None else value_of(x))
                   for x in flat]
-        return _pack(result, iter(values))
+        return tree.pack_sequence_as(result, values)
 
     def __repr__(self):
         return f"<kerasmini.function {self.name}: {self.trace_count} trace(s)>"

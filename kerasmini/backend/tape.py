@@ -21,8 +21,8 @@ array(6., dtype=float32)
 
 import numpy as np
 
+from kerasmini import tree
 from kerasmini.backend.core import STATE, is_tensor
-from kerasmini.backend.graph import _flatten, _pack
 
 
 class _Record:
@@ -73,7 +73,7 @@ class GradientTape:
 
     def watch(self, tensor):
         """Ask the tape to follow ``tensor`` (an array, or a nest of them)."""
-        for t in _flatten(tensor):
+        for t in tree.flatten(tensor):
             if not is_tensor(t):
                 raise ValueError(
                     "Passed in object of type "
@@ -126,9 +126,9 @@ class GradientTape:
         self._used = True
         from kerasmini.backend import ops
 
-        flat_sources = _flatten(sources)
-        targets = _flatten(target)
-        seeds = _flatten(output_gradients) if output_gradients is not None else None
+        flat_sources = tree.flatten(sources)
+        targets = tree.flatten(target)
+        seeds = tree.flatten(output_gradients) if output_gradients is not None else None
 
         # 1. forward: which records lie between the sources and the target?
         reach = {id(s) for s in flat_sources if self._is_watched(s)}
@@ -166,7 +166,7 @@ class GradientTape:
         results = [_cast_like(g, s, ops) for g, s in zip(results, flat_sources)]
         if not self.persistent:
             self.records = []
-        return _pack(sources, iter(results))
+        return tree.pack_sequence_as(sources, results)
 
     def __repr__(self):
         return f"<GradientTape records={len(self.records)}, persistent={self.persistent}>"

@@ -28,6 +28,11 @@ from kerasmini.backend.naming import auto_name, current_path
 # Variables created outside any traced graph: the eager "default graph".
 _EAGER_VARIABLES = weakref.WeakSet()
 
+# Callables ``check(path, shape, dtype)`` run before a variable's value is
+# allocated. Loading a file uses one (kerasmini.saving.weight_budget) so a
+# hostile config cannot make kerasmini allocate terabytes.
+CREATION_CHECKS = []
+
 
 def track_variable(variable) -> None:
     """Record ``variable`` with the graph that is current when it is created.
@@ -93,6 +98,8 @@ class Variable:
                 )
             shape = tuple(int(d) for d in shape)
             dtype = config.standardize_dtype(dtype)
+            for check in CREATION_CHECKS:
+                check(self.path, shape, dtype)
             value = np.asarray(initializer(shape, dtype), dtype=dtype)
         else:
             value = convert_to_tensor(initializer)

@@ -37,22 +37,11 @@ from kerasmini.backend.naming import auto_name, name_scope
 from kerasmini.backend.variables import Variable
 from kerasmini.engine import call_context
 from kerasmini.engine.input_spec import assert_input_compatibility
-from kerasmini.engine.keras_tensor import (
-    KerasTensor,
-    any_symbolic,
-    flatten,
-    is_keras_tensor,
-    map_structure,
-    pack_sequence_as,
-)
+from kerasmini.engine.keras_tensor import KerasTensor, any_symbolic, is_keras_tensor
 from kerasmini.engine.module import Module
-from kerasmini.engine.shape_inference import (
-    dry_run,
-    infer_by_dry_run,
-    map_shapes,
-    to_shape,
-)
 from kerasmini.engine.node import Node
+from kerasmini.engine.shape_inference import dry_run, infer_by_dry_run, to_shape
+from kerasmini.tree import flatten, map_shape_structure, map_structure
 
 _ALLOWED_KWARGS = {"input_shape", "input_dim", "batch_input_shape", "batch_size",
                    "weights", "activity_regularizer", "autocast"}
@@ -260,7 +249,6 @@ class Layer(Module):
                 f"of integers. Received: shape={shape!r}"
             ) from None
         dtype = config.standardize_dtype(dtype or self.dtype)
-        _spend_weight_budget(self, name, shape, dtype)
         if initializer is None:
             initializer = "glorot_uniform" if "float" in dtype else "zeros"
         initializer = initializers.get(initializer)
@@ -384,7 +372,7 @@ class Layer(Module):
         """The output shape for ``input_shape``; by default found by a dry run
         of ``call`` on zeros (unknown dimensions tried as 83 and 89)."""
         spec = self.compute_output_spec(
-            map_shapes(lambda s: KerasTensor(s, self.dtype), input_shape))
+            map_shape_structure(lambda s: KerasTensor(s, self.dtype), input_shape))
         return map_structure(lambda kt: kt.shape, spec)
 
     def compute_output_spec(self, *args, **kwargs):
@@ -397,15 +385,47 @@ class Layer(Module):
             if isinstance(out, tuple) and all(
                     d is None or isinstance(d, int) for d in out):
                 return KerasTensor(out, dtype)
-            return map_shapes(lambda s: KerasTensor(s, dtype), out)
+            return map_shape_structure(lambda s: KerasTensor(s, dtype), out)
         return infer_by_dry_run(self, args, kwargs)
 
     # ---------------------------------------------------------- __call__
+    # The steps carry Keras 3's numbers (keras/src/layers/layer.py); the
+    # chapter on `__call__` walks them one banner at a time.
     def __call__(self, *args, **kwargs):
-        # 0. The constructor must have run.
+        self._check_super_called()
+        # 1. Convert array arguments to tensors of the layer's dtype.
+        inputs, rest, kwargs = self._split_inputs(args, kwargs)
+        symbolic = any_symbolic(inputs, rest, kwargs)
+        if not symbolic:
+            inputs = self._convert_inputs(inputs)
+        # 2. Enforce that only tensors are passed positionally.
+        self._check_positional_args(rest)
+        # 3. Check the input spec of the first positional argument.
+        assert_input_compatibility(self.input_spec, inputs, self.name)
+        # 4. Call build (once).
+        self._maybe_build(inputs)
+        # 5. Infer the training value: explicit, else the outer call's, else
+        #    the default of `call`'s signature.
+        training_passed = kwargs.get("training") is not None
+        training = self._resolve_training(kwargs)
+        with call_context.scope(self, training) as ctx:
+            if ctx.entry_layer is self and not symbolic:
+                self._clear_losses()  # the outermost call starts afresh
+            # 6. Populate mask arguments: kerasmini's layers have no masks yet.
+            # 7. Call the layer: infer the output (symbolic) or compute it.
+            outputs = self._call_layer(inputs, rest, kwargs, symbolic)
+        # 8. Add a node in the graph for symbolic calls.
+        if symbolic:
+            self._record_node(inputs, rest, kwargs, training_passed, outputs)
+        return outputs
+
+    def _check_super_called(self):
         if not getattr(self, "_layer_initialized", False):
             raise RuntimeError(_FORGOT_SUPER.format(cls=type(self).__name__))
-        # 1. Split out the first argument: `inputs`.
+
+    def _split_inputs(self, args, kwargs):
+        """``(inputs, other positional args, kwargs)``: the first argument of
+        ``call`` may be passed by keyword, but it must be passed."""
         if not args:
             first = next(iter(inspect.signature(self.call).parameters), None)
             if first not in kwargs:
@@ -413,8 +433,22 @@ class Layer(Module):
                     "The first argument to `Layer.call` must always be passed. "
                     f"Layer '{self.name}' received no inputs."
                 )
+            kwargs = dict(kwargs)
             args = (kwargs.pop(first),)
-        inputs, rest = args[0], args[1:]
+        return args[0], args[1:], kwargs
+
+    def _convert_inputs(self, inputs):
+        if inputs is None:
+            raise ValueError(
+                "Inputs to a layer should be tensors. Got 'None' (of type "
+                f"{type(None)}) as input for layer '{self.name}'."
+            )
+        if _is_nested_number_list(inputs):  # [[1, 2], [3, 4]]: one array
+            inputs = convert_to_tensor(inputs)
+        return map_structure(self._convert_input, inputs)
+
+    @staticmethod
+    def _check_positional_args(rest):
         for arg in rest:
             if arg is not None and not all(
                     is_tensor(x) or is_keras_tensor(x) for x in flatten(arg)):
@@ -423,21 +457,10 @@ class Layer(Module):
                     "The following argument value should be passed as a keyword "
                     f"argument: {arg} (of type {type(arg)})"
                 )
-        # 2. Convert array-likes (lists, numbers) to arrays.
-        symbolic = any_symbolic(inputs, rest, kwargs)
-        if not symbolic:
-            if inputs is None:
-                raise ValueError(
-                    "Inputs to a layer should be tensors. Got 'None' (of type "
-                    f"{type(None)}) as input for layer '{self.name}'."
-                )
-            if _is_nested_number_list(inputs):  # [[1, 2], [3, 4]]: one array
-                inputs = convert_to_tensor(inputs)
-            inputs = map_structure(self._convert_input, inputs)
-        # 3. Check the inputs against `input_spec`.
-        assert_input_compatibility(self.input_spec, inputs, self.name)
-        # 4. Resolve `training`: explicit, else the outer call's, else default.
-        training_passed = kwargs.get("training") is not None
+
+    def _resolve_training(self, kwargs):
+        """Pop ``training`` from ``kwargs``, resolve it, and put it back only
+        if ``call`` accepts it; returns the resolved value."""
         training = kwargs.pop("training", None)
         outer = call_context.current()
         if training is None and outer is not None:
@@ -446,37 +469,33 @@ class Layer(Module):
             training = self._default_training
         if self._call_has_training_arg and training is not None:
             kwargs["training"] = training
-        with call_context.scope(self, training) as ctx:
-            if ctx.entry_layer is self and not symbolic:
-                self._clear_losses()  # the outermost call starts afresh
-            # 5. Build once.
-            self._maybe_build(inputs)
-            # 6a. Symbolic: infer the output and record a Node.
-            if symbolic:
-                outputs = self.compute_output_spec(inputs, *rest, **kwargs)
-                # The Node keeps only what the caller passed: a `training` the
-                # framework filled in must be resolved afresh when the graph
-                # runs (so `model(x, training=True)` reaches this layer).
-                node_kwargs = dict(kwargs)
-                if not training_passed:
-                    node_kwargs.pop("training", None)
-                Node(self, call_args=(inputs,) + tuple(rest), call_kwargs=node_kwargs,
-                     outputs=outputs)
-                return outputs
-            # 6b. Eager or graph: run `call` inside the layer's name scope.
-            with name_scope(self.name, caller=self):
-                outputs = self.call(inputs, *rest, **kwargs)
-            if outputs is None:
-                raise ValueError(
-                    "A layer's `call` method should return a Tensor or a list of "
-                    f"Tensors, not None (layer: {self.name})."
-                )
-            # 7. Activity regularization.
-            if self.activity_regularizer is not None:
-                for out in flatten(outputs):
-                    self.add_loss(ops.divide(self.activity_regularizer(out),
-                                             float(np.shape(out)[0] or 1)))
+        return training
+
+    def _call_layer(self, inputs, rest, kwargs, symbolic):
+        if symbolic:
+            return self.compute_output_spec(inputs, *rest, **kwargs)
+        with name_scope(self.name, caller=self):
+            outputs = self.call(inputs, *rest, **kwargs)
+        if outputs is None:
+            raise ValueError(
+                "A layer's `call` method should return a Tensor or a list of "
+                f"Tensors, not None (layer: {self.name})."
+            )
+        if self.activity_regularizer is not None:
+            for out in flatten(outputs):  # a penalty per sample, as Keras does
+                self.add_loss(ops.divide(self.activity_regularizer(out),
+                                         float(np.shape(out)[0] or 1)))
         return outputs
+
+    def _record_node(self, inputs, rest, kwargs, training_passed, outputs):
+        # The Node keeps only what the caller passed: a `training` the
+        # framework filled in must be resolved afresh when the graph runs (so
+        # `model(x, training=True)` reaches this layer).
+        node_kwargs = dict(kwargs)
+        if not training_passed:
+            node_kwargs.pop("training", None)
+        Node(self, call_args=(inputs,) + tuple(rest), call_kwargs=node_kwargs,
+             outputs=outputs)
 
     def _convert_input(self, x):
         if x is None or is_keras_tensor(x):
@@ -651,51 +670,6 @@ _NOT_SUBLAYERS = frozenset({"_inbound_nodes", "_outbound_nodes", "_keras_history
                             # sub-layers: walking them first would put a nested
                             # model's weights before its predecessors'
                             "_input_coordinates", "_output_coordinates"})
-
-
-# While a model is rebuilt from a file, kerasmini.saving sets the most bytes of
-# weights that file can justify, so a hostile config (``units=10**12``) fails
-# with a clear error instead of allocating terabytes.
-_WEIGHT_BUDGET = []
-
-
-class weight_budget:
-    """Context manager: refuse ``add_weight`` calls beyond ``max_bytes`` in
-    total while it is open.
-
-    >>> from kerasmini.layers import Dense
-    >>> with weight_budget(1000):
-    ...     Dense(10**6, name="big").build((None, 4))  # doctest: +ELLIPSIS
-    Traceback (most recent call last):
-      ...
-    ValueError: Layer 'big': creating weight 'kernel' of shape (4, 1000000) ...
-    """
-
-    def __init__(self, max_bytes):
-        self.remaining = int(max_bytes)
-
-    def __enter__(self):
-        _WEIGHT_BUDGET.append(self)
-        return self
-
-    def __exit__(self, *exc):
-        _WEIGHT_BUDGET.remove(self)
-        return False
-
-
-def _spend_weight_budget(layer, name, shape, dtype):
-    if not _WEIGHT_BUDGET:
-        return
-    budget = _WEIGHT_BUDGET[-1]
-    size = int(np.prod(shape, dtype=object)) * np.dtype(dtype).itemsize
-    if size > budget.remaining:
-        raise ValueError(
-            f"Layer '{layer.name}': creating weight '{name}' of shape {shape} "
-            f"({size} bytes) exceeds what the file being loaded can hold "
-            f"({budget.remaining} bytes left). The configuration is damaged or "
-            "hostile."
-        )
-    budget.remaining -= size
 
 
 def _extra_init_args(cls):

@@ -18,6 +18,7 @@ import math
 
 import numpy as np
 
+from kerasmini import tree
 from kerasmini.backend import random
 
 
@@ -56,30 +57,22 @@ def pack_x_y_sample_weight(x, y=None, sample_weight=None):
     return (x, y, sample_weight)
 
 
-def map_structure(fn, structure):
-    """Apply ``fn`` to every array in nested lists, tuples and dicts.
+def map_arrays(fn, structure):
+    """Apply ``fn`` to every array of a nest, leaving ``None`` parts alone.
 
-    >>> map_structure(lambda a: a * 2, [1, {"b": 2}])
-    [2, {'b': 4}]
+    >>> map_arrays(lambda a: a * 2, [1, {"b": 2, "c": None}])
+    [2, {'b': 4, 'c': None}]
     """
-    if isinstance(structure, dict):
-        return {k: map_structure(fn, v) for k, v in structure.items()}
-    if isinstance(structure, (list, tuple)):
-        return type(structure)(map_structure(fn, v) for v in structure)
-    return None if structure is None else fn(structure)
+    return tree.map_structure(lambda a: None if a is None else fn(a), structure)
 
 
-def flatten(structure):
-    """The arrays in nested lists, tuples and dicts, in order.
+def flat_arrays(structure):
+    """The arrays of a nest, in :func:`kerasmini.tree.flatten` order.
 
-    >>> flatten({"a": 1, "b": [2, None, 3]})
+    >>> flat_arrays({"a": 1, "b": [2, None, 3]})
     [1, 2, 3]
     """
-    if isinstance(structure, dict):
-        return [leaf for v in structure.values() for leaf in flatten(v)]
-    if isinstance(structure, (list, tuple)):
-        return [leaf for v in structure for leaf in flatten(v)]
-    return [] if structure is None else [structure]
+    return [a for a in tree.flatten(structure) if a is not None]
 
 
 def _to_array(x):
@@ -105,7 +98,7 @@ def check_data_cardinality(x, y=None, sample_weight=None):
     ValueError: Data cardinality is ambiguous. Make sure all arrays contain the same number of samples. 'x' sizes: 4, 'y' sizes: 3
     """
     parts = [("x", x), ("y", y), ("sample_weight", sample_weight)]
-    sizes = {label: [len(a) for a in flatten(data)] for label, data in parts
+    sizes = {label: [len(a) for a in flat_arrays(data)] for label, data in parts
              if data is not None}
     if len({n for ns in sizes.values() for n in ns}) > 1:
         detail = ", ".join(f"'{label}' sizes: {', '.join(map(str, ns))}"
@@ -158,7 +151,7 @@ def train_validation_split(arrays, validation_split):
             "`validation_split` must be between 0 and 1 (exclusive). Received: "
             f"validation_split={validation_split}"
         )
-    num_samples = len(flatten(arrays)[0])
+    num_samples = len(flat_arrays(arrays)[0])
     split_at = int(math.floor(num_samples * (1.0 - validation_split)))
     if split_at == 0 or split_at == num_samples:
         raise ValueError(
@@ -167,8 +160,8 @@ def train_validation_split(arrays, validation_split):
             f"specified by `validation_split={validation_split}`. Either provide "
             "more data, or a different value for the `validation_split` argument."
         )
-    train = map_structure(lambda a: a[:split_at], arrays)
-    val = map_structure(lambda a: a[split_at:], arrays)
+    train = map_arrays(lambda a: a[:split_at], arrays)
+    val = map_arrays(lambda a: a[split_at:], arrays)
     return train, val
 
 
@@ -194,9 +187,9 @@ class EpochIterator:
                  class_weight=None, steps_per_epoch=None):
         if x is None:
             raise ValueError("Expected input data `x`. Received: x=None")
-        x = map_structure(_to_array, x)
-        y = map_structure(_to_array, y)
-        sample_weight = map_structure(_to_array, sample_weight)
+        x = map_arrays(_to_array, x)
+        y = map_arrays(_to_array, y)
+        sample_weight = map_arrays(_to_array, sample_weight)
         check_data_cardinality(x, y, sample_weight)
         if class_weight is not None:
             if y is None:
@@ -209,7 +202,7 @@ class EpochIterator:
                 f"batch_size={batch_size!r}"
             )
         self.data = pack_x_y_sample_weight(x, y, sample_weight)
-        self.num_samples = len(flatten(x)[0])
+        self.num_samples = len(flat_arrays(x)[0])
         self.batch_size = batch_size or 32
         self.shuffle = shuffle
         self.num_batches = math.ceil(self.num_samples / self.batch_size)
@@ -220,11 +213,11 @@ class EpochIterator:
         data = self.data
         if self.shuffle:
             order = random.generator().permutation(self.num_samples)
-            data = map_structure(lambda a: a[order], data)  # one copy per epoch
+            data = map_arrays(lambda a: a[order], data)  # one copy per epoch
         for step in range(self.num_batches):
             start = step * self.batch_size
             end = start + self.batch_size
-            yield step, map_structure(lambda a, s=start, e=end: a[s:e], data)
+            yield step, map_arrays(lambda a, s=start, e=end: a[s:e], data)
 
     def __repr__(self):
         return (f"<EpochIterator samples={self.num_samples}, "
@@ -248,7 +241,7 @@ def batch_size_of(x):
     >>> batch_size_of([np.zeros((3, 2)), np.zeros((3,))])
     3
     """
-    return np.shape(flatten(x)[0])[0]
+    return np.shape(flat_arrays(x)[0])[0]
 
 
 def concatenate_batches(outputs):

@@ -27,7 +27,8 @@ import collections
 from kerasmini.api_export import keras_export
 from kerasmini.backend.core import convert_to_tensor, is_tensor
 from kerasmini.engine.input_spec import InputSpec
-from kerasmini.engine.keras_tensor import flatten, is_keras_tensor, pack_sequence_as
+from kerasmini.engine.keras_tensor import is_keras_tensor
+from kerasmini.tree import flatten, map_structure, pack_sequence_as
 from kerasmini.engine.training import Model
 
 
@@ -327,8 +328,8 @@ class Functional(Model):
             "name": self.name,
             "trainable": self.trainable,
             "layers": layer_configs,
-            "input_layers": _map_endpoints(endpoint, self._inputs_struct),
-            "output_layers": _map_endpoints(endpoint, self._outputs_struct),
+            "input_layers": map_structure(endpoint, self._inputs_struct),
+            "output_layers": map_structure(endpoint, self._outputs_struct),
         }
 
     @classmethod
@@ -375,24 +376,8 @@ def _serialize_node(node, own):
                                              _kept_index(layer, node_index, own),
                                              tensor_index]}}
 
-    return {"args": _map_leaves(placeholder, list(node.call_args)),
-            "kwargs": _map_leaves(placeholder, dict(node.call_kwargs))}
-
-
-def _map_leaves(fn, structure):
-    if isinstance(structure, (list, tuple)):
-        return [_map_leaves(fn, item) for item in structure]
-    if isinstance(structure, dict):
-        return {key: _map_leaves(fn, value) for key, value in structure.items()}
-    return fn(structure)
-
-
-def _map_endpoints(fn, structure):
-    if is_keras_tensor(structure):
-        return fn(structure)
-    if isinstance(structure, dict):
-        return {key: _map_endpoints(fn, value) for key, value in structure.items()}
-    return [_map_endpoints(fn, item) for item in structure]
+    return {"args": map_structure(placeholder, list(node.call_args)),
+            "kwargs": map_structure(placeholder, dict(node.call_kwargs))}
 
 
 def _functional_like_constructor(cls):
@@ -455,9 +440,9 @@ def functional_from_config(cls, config, custom_objects=None):
                 try:
                     args = deserialize_keras_object(node_data["args"])
                     kwargs = deserialize_keras_object(node_data["kwargs"])
-                    args = _map_leaves(revive, args)
+                    args = map_structure(revive, args)
                     kwargs = _drop_unknown_none_kwargs(created[name],
-                                                       _map_leaves(revive, kwargs))
+                                                       map_structure(revive, kwargs))
                 except IndexError:
                     break
                 created[name](*args, **kwargs)

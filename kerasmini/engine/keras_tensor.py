@@ -12,6 +12,7 @@ the graph back from outputs to inputs.
 <KerasTensor shape=(None, 5), dtype=float32, name=x>
 """
 
+from kerasmini import tree
 from kerasmini.api_export import keras_export
 from kerasmini.backend import config
 from kerasmini.backend.naming import auto_name
@@ -77,50 +78,10 @@ def is_keras_tensor(x) -> bool:
     return isinstance(x, KerasTensor)
 
 
-def flatten(structure):
-    """The leaves of nested lists, tuples and dicts (dicts in key order).
-
-    >>> flatten([1, (2, {"a": 3})])
-    [1, 2, 3]
-    """
-    if isinstance(structure, (list, tuple)):
-        return [leaf for item in structure for leaf in flatten(item)]
-    if isinstance(structure, dict):
-        return [leaf for key in structure for leaf in flatten(structure[key])]
-    return [structure]
-
-
-def pack_sequence_as(structure, leaves):
-    """Put ``leaves`` back into the nesting of ``structure``.
-
-    >>> pack_sequence_as([0, (0, {"a": 0})], [1, 2, 3])
-    [1, (2, {'a': 3})]
-    """
-    it = iter(leaves)
-
-    def pack(s):
-        if isinstance(s, (list, tuple)):
-            return type(s)(pack(item) for item in s)
-        if isinstance(s, dict):
-            return {key: pack(value) for key, value in s.items()}
-        return next(it)
-
-    return pack(structure)
-
-
-def map_structure(fn, structure):
-    """Apply ``fn`` to every leaf, keeping the nesting.
-
-    >>> map_structure(lambda v: v * 2, {"a": [1, 2]})
-    {'a': [2, 4]}
-    """
-    return pack_sequence_as(structure, [fn(leaf) for leaf in flatten(structure)])
-
-
 def any_symbolic(*structures) -> bool:
     """Whether any leaf of ``structures`` is a KerasTensor.
 
     >>> any_symbolic([1, KerasTensor((1,))])
     True
     """
-    return any(is_keras_tensor(leaf) for s in structures for leaf in flatten(s))
+    return any(is_keras_tensor(leaf) for s in structures for leaf in tree.flatten(s))

@@ -18,6 +18,7 @@ and graph building find every piece of state without being told.
 'scale/w'
 """
 
+from kerasmini import tree
 from kerasmini.api_export import keras_export
 from kerasmini.backend.naming import name_scope, to_snake_case
 
@@ -90,7 +91,7 @@ class Module:
         for key in sorted(vars(self)):
             if key in _IGNORED:
                 continue
-            for leaf in _leaves(vars(self)[key]):
+            for leaf in tree.flatten(vars(self)[key]):
                 if id(leaf) in seen:
                     continue
                 if predicate(leaf):
@@ -103,15 +104,3 @@ class Module:
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}>"
-
-
-def _leaves(value):
-    """The leaves of nested lists, tuples and dicts (dicts sorted by key)."""
-    if isinstance(value, (list, tuple)):
-        for item in value:
-            yield from _leaves(item)
-    elif isinstance(value, dict):
-        for key in sorted(value, key=str):
-            yield from _leaves(value[key])
-    else:
-        yield value

@@ -21,7 +21,8 @@ wires three things, which is the whole connectivity graph of a model:
 
 import collections
 
-from kerasmini.engine.keras_tensor import flatten, is_keras_tensor, pack_sequence_as
+from kerasmini.engine.keras_tensor import is_keras_tensor
+from kerasmini.tree import flatten, pack_sequence_as
 
 
 class KerasHistory(collections.namedtuple(

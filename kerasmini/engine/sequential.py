@@ -22,7 +22,8 @@ from kerasmini.backend.naming import auto_name, name_scope
 from kerasmini.engine.base_layer import Layer
 from kerasmini.engine.functional import Functional
 from kerasmini.engine.input_layer import InputLayer
-from kerasmini.engine.keras_tensor import flatten, is_keras_tensor
+from kerasmini.engine.keras_tensor import is_keras_tensor
+from kerasmini.tree import flatten
 from kerasmini.engine.training import Model
 
 

@@ -20,13 +20,8 @@ import numpy as np
 
 from kerasmini.backend.core import STATE
 from kerasmini.backend.naming import name_scope
-from kerasmini.engine.keras_tensor import (
-    KerasTensor,
-    flatten,
-    is_keras_tensor,
-    map_structure,
-    pack_sequence_as,
-)
+from kerasmini.engine.keras_tensor import KerasTensor, is_keras_tensor
+from kerasmini.tree import flatten, map_shape_structure, map_structure, pack_sequence_as
 
 
 def to_shape(value):
@@ -41,36 +36,6 @@ def to_shape(value):
     if isinstance(value, (list, tuple)):
         return [to_shape(v) for v in value]
     return value
-
-
-
-def is_shape(x):
-    """Whether ``x`` is one shape: a tuple/list of ints and ``None``.
-
-    >>> is_shape((None, 3)), is_shape([(None, 3)])
-    (True, False)
-    """
-    return isinstance(x, (list, tuple)) and all(
-        d is None or isinstance(d, (int, np.integer)) for d in x)
-
-
-def map_shapes(fn, shape):
-    """Apply ``fn`` to each shape tuple of a shape or a nested list/dict of
-    shapes (a shape is itself a tuple, so ``map_structure`` cannot tell).
-
-    >>> map_shapes(len, [(None, 3), (None, 2, 2)])
-    [2, 3]
-    """
-    if is_shape(shape):
-        return fn(tuple(shape))
-    if isinstance(shape, dict):
-        return {key: map_shapes(fn, value) for key, value in shape.items()}
-    if isinstance(shape, (list, tuple)):
-        return [map_shapes(fn, s) for s in shape]
-    raise ValueError(
-        "Expected a shape tuple (integers or None) or a list/dict of shape tuples. "
-        f"Received: input_shape={shape!r} (of type {type(shape).__name__})"
-    )
 
 
 def _zeros_for(kt, fill):
@@ -146,5 +111,5 @@ def dry_run(layer, input_shape, dtype):
     """
     def make(shape):
         return KerasTensor(shape, dtype)
-    structure = map_shapes(make, input_shape)
+    structure = map_shape_structure(make, input_shape)
     return infer_by_dry_run(layer, (structure,), {})

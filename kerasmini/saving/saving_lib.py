@@ -373,7 +373,7 @@ def load_model(archive, custom_objects=None, compile=True, safe_mode=True):
     >>> load_model(zipfile.ZipFile(path)).name
     's'
     """
-    from kerasmini.engine.base_layer import weight_budget
+    from kerasmini.saving.weight_budget import weight_budget
     from kerasmini.saving.serialization import deserialize_keras_object
 
     config = _parse_json(read_member(archive, CONFIG_FILENAME, MAX_JSON_BYTES),

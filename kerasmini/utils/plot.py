@@ -99,7 +99,7 @@ def _esc(value) -> str:
 
 
 def _shape_text(structure) -> str:
-    from kerasmini.engine.keras_tensor import flatten
+    from kerasmini.tree import flatten
 
     shapes = [tuple(x.shape) for x in flatten(structure)]
     if not shapes:
@@ -337,7 +337,8 @@ def _write(dot, to_file, dpi=None):
 
 def _collect_nodes(model_or_tensors):
     """(nodes in walk order, stop ids) for a model or for output tensors."""
-    from kerasmini.engine.keras_tensor import flatten, is_keras_tensor
+    from kerasmini.engine.keras_tensor import is_keras_tensor
+    from kerasmini.tree import flatten
     from kerasmini.engine.training import Model
 
     if isinstance(model_or_tensors, Model):

@@ -279,8 +279,8 @@ def show_source(obj, key: str | None = None, lines=None) -> SourceView:
             first line of ``obj``'s source, to show an excerpt. Either end
             may be a marker string instead: ``start`` is the first line that
             begins with it (after indentation), ``end`` the line *before* the
-            next line that begins with it, so ``lines=("# 5.", "# 6a.")``
-            shows step 5 of ``Layer.__call__`` however the file moves.
+            next line that begins with it, so ``lines=("# 4.", "# 5.")``
+            shows step 4 of ``Layer.__call__`` however the file moves.
 
     Returns:
         A :class:`SourceView` (HTML in a notebook, plain text otherwise).
@@ -291,9 +291,9 @@ def show_source(obj, key: str | None = None, lines=None) -> SourceView:
 
     >>> from kerasmini import Layer
     >>> show_source(Layer.__call__, lines=(1, 2)).source
-    'def __call__(self, *args, **kwargs):\\n    # 0. The constructor must have run.\\n'
-    >>> print(show_source(Layer.__call__, lines=("# 5.", "# 6a.")).source)
-    # 5. Build once.
+    'def __call__(self, *args, **kwargs):\\n    self._check_super_called()\\n'
+    >>> print(show_source(Layer.__call__, lines=("# 4.", "# 5.")).source)
+    # 4. Call build (once).
     self._maybe_build(inputs)
     <BLANKLINE>
     """

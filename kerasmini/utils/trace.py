@@ -330,7 +330,7 @@ def trace(include=None, max_depth=None, exclude=None) -> Trace:
     >>> import numpy as np
     >>> from kerasmini.layers import Dense
     >>> layer = Dense(2)
-    >>> with trace(max_depth=2) as t:
+    >>> with trace(max_depth=3) as t:
     ...     _ = layer(np.ones((1, 3)))
     >>> [f.qualname for f in t.frames if f.depth == 0]
     ['Layer.__call__']
