@@ -13,6 +13,7 @@ array([0., 2.])
 
 from kerasmini.api_export import keras_export
 from kerasmini.backend import ops
+from kerasmini.saving import serialization
 
 
 @keras_export("kerasmini.activations.linear")
@@ -171,9 +172,7 @@ def get(identifier):
             f"Known activations: {sorted(ALL)}"
         )
     if isinstance(identifier, dict):
-        from kerasmini.saving.serialization import deserialize_keras_object
-
-        return deserialize_keras_object(identifier)
+        return serialization.deserialize_keras_object(identifier)
     if callable(identifier):
         return identifier
     raise TypeError(
@@ -192,6 +191,4 @@ def serialize(activation):
     for name, fn in ALL.items():
         if fn is activation:
             return name
-    from kerasmini.saving.serialization import serialize_keras_object
-
-    return serialize_keras_object(activation)
+    return serialization.serialize_keras_object(activation)

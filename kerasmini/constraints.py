@@ -7,6 +7,7 @@ array([0., 2.])
 
 from kerasmini.api_export import keras_export
 from kerasmini.backend import ops
+from kerasmini.saving import serialization
 
 
 class Constraint:
@@ -75,8 +76,17 @@ def get(identifier):
     >>> get("non_neg")
     NonNeg()
     """
-    from kerasmini.saving.object_registration import resolve_identifier
-
-    return resolve_identifier(identifier, "constraint", ALL)
+    return serialization.resolve_identifier(identifier, "constraint", ALL)
 
 
+@keras_export("kerasmini.constraints.serialize")
+def serialize(constraint):
+    """The config form of ``constraint`` (``None`` stays ``None``), what a layer's
+    ``get_config`` stores.
+
+    >>> serialize(NonNeg())["class_name"]
+    'NonNeg'
+    >>> serialize(None) is None
+    True
+    """
+    return serialization.serialize_keras_object(constraint)

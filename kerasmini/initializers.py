@@ -18,6 +18,7 @@ import numpy as np
 from kerasmini.api_export import keras_export
 from kerasmini.backend import random as _random
 from kerasmini.backend.config import standardize_dtype
+from kerasmini.saving import serialization
 
 
 def _fans(shape):
@@ -270,19 +271,16 @@ def get(identifier):
     >>> get("he_normal"), get("HeNormal")
     (HeNormal(seed=None), HeNormal(seed=None))
     """
-    from kerasmini.saving.object_registration import resolve_identifier
-
     by_class = {cls.__name__: cls for cls in ALL.values()}
-    return resolve_identifier(identifier, "initializer", {**ALL, **by_class},
+    return serialization.resolve_identifier(identifier, "initializer", {**ALL, **by_class},
                               known=ALL)
 
 
+@keras_export("kerasmini.initializers.serialize")
 def serialize(initializer):
     """The name-and-config form of ``initializer``.
 
     >>> serialize(Zeros())["class_name"]
     'Zeros'
     """
-    from kerasmini.saving.serialization import serialize_keras_object
-
-    return serialize_keras_object(initializer)
+    return serialization.serialize_keras_object(initializer)

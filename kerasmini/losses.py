@@ -27,6 +27,7 @@ from kerasmini.api_export import keras_export
 from kerasmini.backend import config, ops
 from kerasmini.backend.core import is_tensor
 from kerasmini.backend.naming import auto_name
+from kerasmini.saving import serialization
 
 _REDUCTIONS = ("sum_over_batch_size", "sum", "mean", "none", None)
 
@@ -317,9 +318,7 @@ class LossFunctionWrapper(Loss):
         config_ = super().get_config()
         config_.update(self._fn_kwargs)
         if type(self) is LossFunctionWrapper:  # subclasses know their function
-            from kerasmini.saving.serialization import serialize_keras_object
-
-            config_["fn"] = serialize_keras_object(self.fn)
+            config_["fn"] = serialization.serialize_keras_object(self.fn)
         return config_
 
 
@@ -449,9 +448,7 @@ def get(identifier):
     >>> get("mse").__name__, get("Huber")
     ('mean_squared_error', <Huber name=huber_loss, reduction=sum_over_batch_size>)
     """
-    from kerasmini.saving.object_registration import resolve_identifier
-
-    return resolve_identifier(
+    return serialization.resolve_identifier(
         identifier, "loss", ALL_OBJECTS_DICT,
         known=[k for k in ALL_OBJECTS_DICT if k[0].islower()],
         hint=", their class names, and 'crossentropy' (picked from the shapes "

@@ -18,11 +18,12 @@ update inside a traced ``train_step`` is replayed with the rest of the step.
 
 import numpy as np
 
-from kerasmini import losses
+from kerasmini import initializers, losses
 from kerasmini.api_export import keras_export
 from kerasmini.backend import config, ops
 from kerasmini.backend.naming import auto_name, name_scope, to_snake_case
 from kerasmini.backend.variables import Variable
+from kerasmini.saving import serialization
 
 
 @keras_export(["kerasmini.metrics.Metric", "kerasmini.Metric"])
@@ -52,8 +53,6 @@ class Metric:
 
     def add_variable(self, shape=(), initializer="zeros", dtype=None, name=None):
         """Create a state variable (``<metric name>/<name>``), zeros by default."""
-        from kerasmini import initializers
-
         with name_scope(self.name.replace("/", ">"), caller=self):
             variable = Variable(initializers.get(initializer), shape=shape,
                                 dtype=dtype or self.dtype, trainable=False, name=name)
@@ -188,9 +187,7 @@ class MeanMetricWrapper(Mean):
         config_ = super().get_config()
         config_.update(self._fn_kwargs)
         if type(self) is MeanMetricWrapper:
-            from kerasmini.saving.serialization import serialize_keras_object
-
-            config_["fn"] = serialize_keras_object(self._fn)
+            config_["fn"] = serialization.serialize_keras_object(self._fn)
         return config_
 
 
@@ -359,9 +356,7 @@ def get(identifier):
     >>> get("mse"), get("sparse_categorical_accuracy")
     (<MeanSquaredError name=mean_squared_error>, <SparseCategoricalAccuracy name=sparse_categorical_accuracy>)
     """
-    from kerasmini.saving.object_registration import resolve_identifier
-
-    return resolve_identifier(
+    return serialization.resolve_identifier(
         identifier, "metric", ALL_OBJECTS_DICT,
         known=[k for k in ALL_OBJECTS_DICT if k[0].islower()],
         hint=", their class names, and 'acc'.")

@@ -11,6 +11,7 @@ regularizer=...)`` attaches it to the variable, and ``layer.losses`` collects
 
 from kerasmini.api_export import keras_export
 from kerasmini.backend import ops
+from kerasmini.saving import serialization
 
 
 class Regularizer:
@@ -115,8 +116,17 @@ def get(identifier):
     >>> get("l2")
     L2(l2=0.01)
     """
-    from kerasmini.saving.object_registration import resolve_identifier
-
-    return resolve_identifier(identifier, "regularizer", ALL)
+    return serialization.resolve_identifier(identifier, "regularizer", ALL)
 
 
+@keras_export("kerasmini.regularizers.serialize")
+def serialize(regularizer):
+    """The config form of ``regularizer`` (``None`` stays ``None``), what a layer's
+    ``get_config`` stores.
+
+    >>> serialize(L2(0.1))["class_name"]
+    'L2'
+    >>> serialize(None) is None
+    True
+    """
+    return serialization.serialize_keras_object(regularizer)

@@ -17,7 +17,13 @@ import numpy as np
 
 from kerasmini.backend import config
 from kerasmini.backend import random as _random
-from kerasmini.backend.core import GraphTensor, Primitive, convert_to_tensor, value_of
+from kerasmini.backend.core import (  # noqa: F401 (identity is an op too)
+    GraphTensor,
+    Primitive,
+    convert_to_tensor,
+    identity,
+    value_of,
+)
 from kerasmini.backend.variables import Variable
 
 shape_of = np.shape  # works for arrays, Variables, GraphTensors and numbers
@@ -198,7 +204,6 @@ def cast(x, dtype):
     return _cast_prim(x, dtype=dtype)
 
 
-identity = _prim("identity", lambda x: x, lambda g, ans, x: g)
 stop_gradient = _prim("stop_gradient", lambda x: x)  # recorded in graphs, not tapes
 
 # --------------------------------------------------------------- reductions

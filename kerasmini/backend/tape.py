@@ -22,6 +22,7 @@ array(6., dtype=float32)
 import numpy as np
 
 from kerasmini import tree
+from kerasmini.backend import ops
 from kerasmini.backend.core import STATE, is_tensor
 
 
@@ -124,8 +125,6 @@ class GradientTape:
                 "set of gradients (or jacobians)"
             )
         self._used = True
-        from kerasmini.backend import ops
-
         flat_sources = tree.flatten(sources)
         targets = tree.flatten(target)
         seeds = tree.flatten(output_gradients) if output_gradients is not None else None
@@ -213,6 +212,4 @@ def stop_gradient(x):
     >>> tape.gradient(y, w)
     array(2., dtype=float32)
     """
-    from kerasmini.backend import ops
-
     return ops.stop_gradient(x)

@@ -22,7 +22,7 @@ import numpy as np
 
 from kerasmini.api_export import keras_export
 from kerasmini.backend import config
-from kerasmini.backend.core import STATE, Primitive, convert_to_tensor
+from kerasmini.backend.core import STATE, Primitive, convert_to_tensor, identity
 from kerasmini.backend.naming import auto_name, current_path
 
 # Variables created outside any traced graph: the eager "default graph".
@@ -145,9 +145,7 @@ class Variable:
     def value(self):
         """The current value: an array, or a traced read inside a graph."""
         if STATE.graphs:
-            from kerasmini.backend import ops
-
-            return ops.identity(self)
+            return identity(self)
         return self._value
 
     def numpy(self) -> np.ndarray:

@@ -30,6 +30,7 @@ import inspect
 
 import numpy as np
 
+from kerasmini import constraints, initializers, regularizers
 from kerasmini.api_export import keras_export
 from kerasmini.backend import config, ops
 from kerasmini.backend.core import STATE, convert_to_tensor, is_tensor
@@ -41,6 +42,7 @@ from kerasmini.engine.keras_tensor import KerasTensor, any_symbolic, is_keras_te
 from kerasmini.engine.module import Module
 from kerasmini.engine.node import Node
 from kerasmini.engine.shape_inference import dry_run, infer_by_dry_run, to_shape
+from kerasmini.saving import serialization
 from kerasmini.tree import flatten, map_shape_structure, map_structure
 
 _ALLOWED_KWARGS = {"input_shape", "input_dim", "batch_input_shape", "batch_size",
@@ -105,8 +107,6 @@ class Layer(Module):
         self._initial_weights = kwargs.get("weights")
         self.activity_regularizer = None
         if kwargs.get("activity_regularizer") is not None:
-            from kerasmini import regularizers
-
             self.activity_regularizer = regularizers.get(kwargs["activity_regularizer"])
         self._batch_input_shape = None
         if "batch_input_shape" in kwargs:
@@ -228,8 +228,6 @@ class Layer(Module):
         Returns:
             The new :class:`~kerasmini.backend.Variable`.
         """
-        from kerasmini import constraints, initializers, regularizers
-
         for arg in args:
             if isinstance(arg, str) and name is None:
                 name = arg
@@ -580,11 +578,6 @@ class Layer(Module):
         >>> Layer(name="l").get_config()["dtype"]["config"]
         {'name': 'float32'}
         """
-        from kerasmini.saving.serialization import (
-            serialize_dtype_policy,
-            serialize_keras_object,
-        )
-
         if type(self).get_config is Layer.get_config:
             extra = _extra_init_args(type(self))
             if extra:
@@ -595,9 +588,9 @@ class Layer(Module):
                     "config.update({...}); return config`."
                 )
         config_ = {"name": self.name, "trainable": self.trainable,
-                   "dtype": serialize_dtype_policy(self.dtype)}
+                   "dtype": serialization.serialize_dtype_policy(self.dtype)}
         if self.activity_regularizer is not None:
-            config_["activity_regularizer"] = serialize_keras_object(
+            config_["activity_regularizer"] = regularizers.serialize(
                 self.activity_regularizer)
         return config_
 
@@ -611,9 +604,7 @@ class Layer(Module):
         """
         config_ = dict(config_)
         if isinstance(config_.get("dtype"), dict):
-            from kerasmini.saving.serialization import deserialize_keras_object
-
-            config_["dtype"] = deserialize_keras_object(config_["dtype"])
+            config_["dtype"] = serialization.deserialize_keras_object(config_["dtype"])
         return cls(**config_)
 
     def get_build_config(self):
@@ -659,6 +650,11 @@ class Layer(Module):
                 )
         for i, variable in enumerate(own):
             variable.assign(store[str(i)])
+
+    def _obj_type(self):
+        """What :mod:`kerasmini.saving` walks this object as (``"Layer"``,
+        ``"Model"`` or ``"Functional"``), Keras 3's ``_obj_type``."""
+        return "Layer"
 
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"

@@ -23,13 +23,19 @@ values computed for its inputs.
 """
 
 import collections
+import inspect
 
 from kerasmini.api_export import keras_export
 from kerasmini.backend.core import convert_to_tensor, is_tensor
+from kerasmini.engine.base_layer import Layer
 from kerasmini.engine.input_spec import InputSpec
 from kerasmini.engine.keras_tensor import is_keras_tensor
-from kerasmini.tree import flatten, map_structure, pack_sequence_as
 from kerasmini.engine.training import Model
+from kerasmini.saving.serialization import (
+    deserialize_keras_object,
+    serialize_keras_object,
+)
+from kerasmini.tree import flatten, map_structure, pack_sequence_as
 
 
 def map_graph(inputs, outputs):
@@ -153,6 +159,10 @@ class Functional(Model):
     >>> model([[1.0, 2.0, 3.0]]).shape
     (1, 2)
     """
+
+    # Keras 3 counts a node of the model's own before any call of it; a saved
+    # config numbers this model's nodes one higher (see `get_config`).
+    _config_node_offset = 1
 
     def __init__(self, inputs, outputs, name=None, trainable=True, **kwargs):
         Model.__init__(self, name=name, trainable=trainable, **kwargs)
@@ -311,7 +321,7 @@ class Functional(Model):
         own = self._network_nodes
         layer_configs = []
         for layer in self.layers:
-            entry = _serialize(layer)
+            entry = serialize_keras_object(layer)
             entry["name"] = layer.name
             entry["inbound_nodes"] = [
                 _serialize_node(node, own) for node in layer._inbound_nodes
@@ -340,24 +350,20 @@ class Functional(Model):
             return cls(**config)
         return functional_from_config(cls, config, custom_objects)
 
+    def _obj_type(self):
+        return "Functional"
+
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
 
 
 # ------------------------------------------------------------ graph config
-def _serialize(obj):
-    from kerasmini.saving.serialization import serialize_keras_object
-
-    return serialize_keras_object(obj)
-
-
 def _own_node_offset(layer):
     """Keras 3 gives a Functional model a node of its own (its inputs to its
     outputs) before any call, so config indices for such a layer are one
-    higher than kerasmini's (Sequential is no Functional in Keras 3)."""
-    from kerasmini.engine.sequential import Sequential
-
-    return int(isinstance(layer, Functional) and not isinstance(layer, Sequential))
+    higher than kerasmini's (``Functional._config_node_offset``; Sequential
+    is no Functional in Keras 3 and sets it back to 0)."""
+    return getattr(layer, "_config_node_offset", 0)
 
 
 def _kept_index(layer, node_index, own):
@@ -368,7 +374,7 @@ def _kept_index(layer, node_index, own):
 def _serialize_node(node, own):
     def placeholder(x):
         if not is_keras_tensor(x):
-            return _serialize(x)
+            return serialize_keras_object(x)
         layer, node_index, tensor_index = x._keras_history
         return {"class_name": "__keras_tensor__",
                 "config": {"shape": x.shape, "dtype": x.dtype,
@@ -381,8 +387,6 @@ def _serialize_node(node, own):
 
 
 def _functional_like_constructor(cls):
-    import inspect
-
     if cls is Functional:
         return True
     params = list(inspect.signature(cls.__init__).parameters)
@@ -404,9 +408,6 @@ def functional_from_config(cls, config, custom_objects=None):
     >>> [layer.name for layer in copy.layers] == [layer.name for layer in model.layers]
     True
     """
-    from kerasmini.engine.base_layer import Layer
-    from kerasmini.saving.serialization import deserialize_keras_object
-
     created, pending = {}, {}
     for entry in config["layers"]:
         layer = deserialize_keras_object(entry, custom_objects=custom_objects)
@@ -477,7 +478,5 @@ def functional_from_config(cls, config, custom_objects=None):
 
 def _drop_unknown_none_kwargs(layer, kwargs):
     """Keras records ``mask=None`` for nested models; kerasmini has no masks."""
-    import inspect
-
     params = inspect.signature(layer.call).parameters
     return {k: v for k, v in kwargs.items() if v is not None or k in params}

@@ -25,6 +25,11 @@ from kerasmini.engine.input_layer import InputLayer
 from kerasmini.engine.keras_tensor import is_keras_tensor
 from kerasmini.tree import flatten
 from kerasmini.engine.training import Model
+from kerasmini.saving.serialization import (
+    deserialize_keras_object,
+    serialize_dtype_policy,
+    serialize_keras_object,
+)
 
 
 @keras_export(["kerasmini.Sequential", "kerasmini.models.Sequential"])
@@ -41,6 +46,8 @@ class Sequential(Functional):
     >>> model.output_shape, model.count_params()
     ((None, 1), 21)
     """
+
+    _config_node_offset = 0  # in Keras 3 a Sequential is no Functional
 
     def __init__(self, layers=None, trainable=True, name=None):
         Model.__init__(self, name=name or auto_name("Sequential"), trainable=trainable)
@@ -201,11 +208,6 @@ class Sequential(Functional):
         >>> [layer["class_name"] for layer in config["layers"]]
         ['InputLayer', 'Dense']
         """
-        from kerasmini.saving.serialization import (
-            serialize_dtype_policy,
-            serialize_keras_object,
-        )
-
         config = {"name": self.name, "trainable": self.trainable,
                   "dtype": serialize_dtype_policy(self.dtype),
                   "layers": [serialize_keras_object(layer) for layer in self._stack]}
@@ -216,8 +218,6 @@ class Sequential(Functional):
     @classmethod
     def from_config(cls, config, custom_objects=None):
         """Add the deserialized layers one by one, as the model was made."""
-        from kerasmini.saving.serialization import deserialize_keras_object
-
         if "name" not in config or "layers" not in config:
             raise ValueError(
                 "A Sequential model configuration must be a dictionary containing "

@@ -16,13 +16,21 @@ subclassing ``Model`` and the functional API share one entry point.
 'Functional'
 """
 
+import warnings
+
+from kerasmini import metrics as metrics_module
+from kerasmini import optimizers
 from kerasmini.api_export import keras_export
 from kerasmini.backend import ops
 from kerasmini.backend.graph import function
-from kerasmini.backend.naming import name_scope
+from kerasmini.backend.naming import auto_name, name_scope
 from kerasmini.backend.tape import GradientTape
+from kerasmini.callbacks import CallbackList, pythonify_logs
 from kerasmini.engine import data_adapter
 from kerasmini.engine.base_layer import Layer
+from kerasmini.engine.compile_utils import CompileLoss, CompileMetrics
+from kerasmini.saving import saving_api, serialization
+from kerasmini.utils.summary import print_summary
 
 
 def _is_functional_call(args, kwargs):
@@ -74,11 +82,28 @@ class Model(Layer):
         name = kwargs.pop("name", None)
         trainable = kwargs.pop("trainable", True)
         if name is None and type(self).__name__ in ("Functional", "Model"):
-            from kerasmini.backend.naming import auto_name
-
             name = auto_name("Functional")
         super().__init__(trainable=trainable, name=name, **kwargs)
         self._init_training_state()
+
+    def _obj_type(self):
+        return "Model"
+
+    _BOOKKEEPING = None
+
+    @staticmethod
+    def _bookkeeping_attributes():
+        """Attributes every model has: bookkeeping, not state, so saving
+        skips them (all of a bare Model's but its optimizer, and the graph
+        records of Functional and Sequential)."""
+        if Model._BOOKKEEPING is None:
+            bare = set(vars(Model(name="_bookkeeping_reference"))) - {"optimizer"}
+            Model._BOOKKEEPING = frozenset(bare | {
+                "_stack", "_graph_layers", "_input_layers", "_output_layers",
+                "_network_nodes", "_nodes_by_depth", "_layers_by_depth",
+                "_inputs_struct", "_outputs_struct", "inputs", "outputs",
+                "_input_coordinates", "_output_coordinates", "_graph_ready"})
+        return Model._BOOKKEEPING
 
     def _init_training_state(self):
         """Attributes that compile/fit fill in (see the training chapters)."""
@@ -143,8 +168,6 @@ class Model(Layer):
 
         See :func:`kerasmini.utils.summary.print_summary`.
         """
-        from kerasmini.utils.summary import print_summary
-
         print_summary(self, line_length=line_length, positions=positions,
                       print_fn=print_fn, show_trainable=show_trainable)
 
@@ -169,10 +192,6 @@ class Model(Layer):
                 tracing it once with :func:`kerasmini.function` and replaying.
             steps_per_execution, jit_compile, auto_scale_loss: accepted, unused.
         """
-        from kerasmini import metrics as metrics_module
-        from kerasmini import optimizers
-        from kerasmini.engine.compile_utils import CompileLoss, CompileMetrics
-
         self.optimizer = optimizers.get(optimizer)
         output_names = getattr(self, "output_names", None)
         self.loss = loss
@@ -201,8 +220,6 @@ class Model(Layer):
     def metrics(self):
         """The loss tracker, the compiled metrics, per-output loss trackers and
         any ``Metric`` stored as an attribute of the model."""
-        from kerasmini.metrics import Metric
-
         found = []
         if self.compiled:
             found.append(self._loss_tracker)
@@ -211,7 +228,7 @@ class Model(Layer):
             if self._compile_loss is not None:
                 found += self._compile_loss.metrics
         found += [v for k, v in vars(self).items()
-                  if isinstance(v, Metric) and k != "_loss_tracker" and v not in found]
+                  if isinstance(v, metrics_module.Metric) and k != "_loss_tracker" and v not in found]
         return found
 
     @property
@@ -364,8 +381,6 @@ class Model(Layer):
         Returns the loss alone (no metrics), a list (loss first), or with
         ``return_dict=True`` a dict.
         """
-        from kerasmini.callbacks import pythonify_logs
-
         self._assert_compile_called()
         batches = data_adapter.EpochIterator(x, y, sample_weight, batch_size=batch_size,
                                              steps_per_epoch=steps)
@@ -393,8 +408,6 @@ class Model(Layer):
         return values[0] if len(values) == 1 else values
 
     def _callbacks(self, callbacks, verbose, steps, epochs=1, add_history=False):
-        from kerasmini.callbacks import CallbackList
-
         if isinstance(callbacks, CallbackList):
             return callbacks
         return CallbackList(callbacks, add_history=add_history,
@@ -419,8 +432,6 @@ class Model(Layer):
     def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None,
                        return_dict=False):
         """One training step on one batch; returns the logs like ``evaluate``."""
-        from kerasmini.callbacks import pythonify_logs
-
         self._assert_compile_called()
         batch = data_adapter.single_batch(x, y, sample_weight, class_weight)
         logs = pythonify_logs(self.make_train_function()(batch))
@@ -428,8 +439,6 @@ class Model(Layer):
 
     def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
         """One evaluation step on one batch."""
-        from kerasmini.callbacks import pythonify_logs
-
         self._assert_compile_called()
         batch = data_adapter.single_batch(x, y, sample_weight)
         logs = pythonify_logs(self.make_test_function()(batch))
@@ -445,38 +454,26 @@ class Model(Layer):
     def save(self, filepath, overwrite=True, **kwargs):
         """Save architecture, weights, compile config and optimizer state to
         a ``.keras`` archive (see :func:`kerasmini.saving.save_model`)."""
-        from kerasmini.saving import saving_api
-
         return saving_api.save_model(self, filepath, overwrite=overwrite, **kwargs)
 
     def save_weights(self, filepath, overwrite=True):
         """Save only the weights, to ``*.weights.h5`` or ``*.weights.npz``."""
-        from kerasmini.saving import saving_api
-
         return saving_api.save_weights(self, filepath, overwrite=overwrite)
 
     def load_weights(self, filepath, skip_mismatch=False):
         """Load weights saved by :meth:`save_weights` (or inside a ``.keras``)."""
-        from kerasmini.saving import saving_api
-
         return saving_api.load_weights(self, filepath, skip_mismatch=skip_mismatch)
 
     def get_compile_config(self):
         """The arguments of :meth:`compile`, serialized (``{}`` if the model
         was never compiled); saved as ``compile_config`` in ``config.json``."""
-        from kerasmini.saving.serialization import serialize_keras_object
-
         if self.compiled and getattr(self, "_compile_config", None):
-            return serialize_keras_object(self._compile_config)
+            return serialization.serialize_keras_object(self._compile_config)
         return {}
 
     def compile_from_config(self, config):
         """Compile with a saved :meth:`get_compile_config`, then build the
         optimizer so its saved state (slots, ``iterations``) can be loaded."""
-        import warnings
-
-        from kerasmini.saving.serialization import deserialize_keras_object
-
         if type(self).compile is not Model.compile:
             warnings.warn(
                 "`compile()` was not called as part of model loading because the "
@@ -486,7 +483,7 @@ class Model(Layer):
                 "Alternatively, you can call `compile()` manually after loading.",
                 stacklevel=2)
             return
-        self.compile(**deserialize_keras_object(config))
+        self.compile(**serialization.deserialize_keras_object(config))
         if self.built and not self.optimizer.built:
             self.optimizer.build(self.trainable_variables)
 
@@ -506,9 +503,7 @@ class Model(Layer):
             return functional_from_config(cls, config, custom_objects)
         config = dict(config)
         if isinstance(config.get("dtype"), dict):
-            from kerasmini.saving.serialization import deserialize_keras_object
-
-            config["dtype"] = deserialize_keras_object(config["dtype"])
+            config["dtype"] = serialization.deserialize_keras_object(config["dtype"])
         try:
             return cls(**config)
         except TypeError as error:

@@ -14,6 +14,7 @@ from kerasmini.optimizers.adam import Adam
 from kerasmini.optimizers.optimizer import Optimizer
 from kerasmini.optimizers.rmsprop import RMSprop
 from kerasmini.optimizers.sgd import SGD
+from kerasmini.saving import serialization
 
 ALL_OBJECTS_DICT = {
     "sgd": SGD, "adam": Adam, "rmsprop": RMSprop, "adagrad": Adagrad,
@@ -35,9 +36,7 @@ def get(identifier):
     if isinstance(identifier, Optimizer):
         return identifier
     if isinstance(identifier, dict):
-        from kerasmini.saving.serialization import deserialize_keras_object
-
-        return deserialize_keras_object(identifier)
+        return serialization.deserialize_keras_object(identifier)
     if isinstance(identifier, str):
         cls = ALL_OBJECTS_DICT.get(identifier) or ALL_OBJECTS_DICT.get(identifier.lower())
         if cls is not None:

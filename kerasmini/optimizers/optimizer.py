@@ -33,6 +33,7 @@ from kerasmini.backend import config, ops
 from kerasmini.backend.naming import auto_name, name_scope
 from kerasmini.backend.variables import Variable
 from kerasmini.optimizers.schedules import LearningRateSchedule
+from kerasmini.saving import serialization
 
 
 @keras_export(["kerasmini.optimizers.Optimizer", "kerasmini.Optimizer"])
@@ -242,9 +243,7 @@ class Optimizer:
         if isinstance(self._learning_rate, Variable):
             learning_rate = float(self._learning_rate.numpy())
         else:
-            from kerasmini.saving.serialization import serialize_keras_object
-
-            learning_rate = serialize_keras_object(self._learning_rate)
+            learning_rate = serialization.serialize_keras_object(self._learning_rate)
         return {
             "name": self.name,
             "learning_rate": learning_rate,
@@ -259,9 +258,7 @@ class Optimizer:
         """Create an optimizer from :meth:`get_config`'s output."""
         config_ = dict(config_)
         if isinstance(config_.get("learning_rate"), dict):
-            from kerasmini.saving.serialization import deserialize_keras_object
-
-            config_["learning_rate"] = deserialize_keras_object(config_["learning_rate"])
+            config_["learning_rate"] = serialization.deserialize_keras_object(config_["learning_rate"])
         return cls(**config_)
 
     def __repr__(self):

@@ -1,18 +1,29 @@
 """``kerasmini.saving``: configs, the ``.keras`` archive, weights files.
 
-* :mod:`~kerasmini.saving.serialization`: objects to JSON-ready dicts and
-  back (``serialize_keras_object``/``deserialize_keras_object``), safe mode;
-* :mod:`~kerasmini.saving.object_registration`: custom objects
-  (``register_keras_serializable``, ``CustomObjectScope``);
-* :mod:`~kerasmini.saving.stores`: the HDF5/NPZ weight layout;
-* :mod:`~kerasmini.saving.saving_lib`: the archive and the walk over a model;
-* :mod:`~kerasmini.saving.saving_api`: ``save_model``, ``load_model``,
-  ``save_weights``, ``load_weights``.
+Two floors, so that every import arrow points down:
+
+* the **config floor**, which layers, optimizers, losses and metrics use for
+  their ``get_config``: :mod:`~kerasmini.saving.object_registration`
+  (custom objects: ``register_keras_serializable``, ``CustomObjectScope``)
+  and :mod:`~kerasmini.saving.serialization` (objects to JSON-ready dicts and
+  back, safe mode, the ``get()`` resolver);
+* the **archive floor**, which needs whole models and so sits above the
+  engine: :mod:`~kerasmini.saving.stores` (the HDF5/NPZ weight layout),
+  :mod:`~kerasmini.saving.saving_lib` (the archive and the walk over a
+  model), :mod:`~kerasmini.saving.weight_budget` and
+  :mod:`~kerasmini.saving.saving_api` (``save_model``, ``load_model``, ...).
+
+Importing this package loads only the config floor; the archive floor's
+public names are loaded on first use (the module ``__getattr__`` below), so a
+layer can import ``kerasmini.saving.serialization`` without pulling in the
+models that the archive floor imports.
 
 >>> from kerasmini import saving
 >>> saving.get_registered_name(saving.load_model)
 'load_model'
 """
+
+import importlib
 
 from kerasmini.saving.object_registration import (
     CustomObjectScope,
@@ -22,17 +33,33 @@ from kerasmini.saving.object_registration import (
     get_registered_object,
     register_keras_serializable,
 )
-from kerasmini.saving.saving_api import (
-    load_model,
-    load_weights,
-    save_model,
-    save_weights,
-)
 from kerasmini.saving.serialization import (
     deserialize_keras_object,
     enable_unsafe_deserialization,
     serialize_keras_object,
 )
+
+# the archive floor: public name -> module (imported on first access)
+_ARCHIVE = {
+    "load_model": "kerasmini.saving.saving_api",
+    "load_weights": "kerasmini.saving.saving_api",
+    "save_model": "kerasmini.saving.saving_api",
+    "save_weights": "kerasmini.saving.saving_api",
+}
+
+
+def __getattr__(name):
+    module = _ARCHIVE.get(name)
+    if module is None:
+        raise AttributeError(f"module 'kerasmini.saving' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later lookups skip __getattr__
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_ARCHIVE))
+
 
 __all__ = [
     "CustomObjectScope", "custom_object_scope", "deserialize_keras_object",

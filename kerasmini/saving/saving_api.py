@@ -19,6 +19,7 @@ with the original error chained as its cause; the work itself is in
 True
 """
 
+import io
 import os
 import zipfile
 
@@ -198,8 +199,6 @@ def load_weights(model, filepath, skip_mismatch=False):
             with zipfile.ZipFile(path, "r") as archive:
                 data = saving_lib.read_member(archive, saving_lib.WEIGHTS_H5,
                                               saving_lib.MAX_MEMBER_BYTES)
-            import io
-
             store = saving_lib.H5Store(io.BytesIO(data), "r")
         elif path.endswith(".npz"):
             store = saving_lib.NpzStore(path, "r")

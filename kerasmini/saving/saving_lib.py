@@ -30,10 +30,18 @@ import io
 import json
 import os
 import tempfile
+import warnings
 import zipfile
 
 from kerasmini.backend.naming import to_snake_case
+from kerasmini.engine.base_layer import Layer
+from kerasmini.optimizers.optimizer import Optimizer
+from kerasmini.saving.serialization import (
+    deserialize_keras_object,
+    serialize_keras_object,
+)
 from kerasmini.saving.stores import H5Store, NpzStore
+from kerasmini.saving.weight_budget import weight_budget
 
 CONFIG_FILENAME = "config.json"
 METADATA_FILENAME = "metadata.json"
@@ -98,8 +106,6 @@ def save_model(model, filepath):
     >>> json.loads(zipfile.ZipFile(path).read("metadata.json"))["keras_version"]
     '3.15.1'
     """
-    from kerasmini.saving.serialization import serialize_keras_object
-
     config_json = json.dumps(serialize_keras_object(model))
     metadata_json = json.dumps({
         "keras_version": KERAS_VERSION,
@@ -140,27 +146,7 @@ def save_weights(model, filepath):
 
 # ------------------------------------------------------------- the walk
 def _saveable(obj):
-    from kerasmini.engine.base_layer import Layer
-    from kerasmini.optimizers.optimizer import Optimizer
-
     return isinstance(obj, (Layer, Optimizer))
-
-
-_SKIP = None
-
-
-def _skip_attrs():
-    """Attributes every model has (bookkeeping, not state to save)."""
-    global _SKIP
-    if _SKIP is None:
-        from kerasmini.engine.training import Model
-
-        _SKIP = set(vars(Model(name="_skip_reference"))) - {"optimizer"}
-        _SKIP |= {"_stack", "_graph_layers", "_input_layers", "_output_layers",
-                  "_network_nodes", "_nodes_by_depth", "_layers_by_depth",
-                  "_inputs_struct", "_outputs_struct", "inputs", "outputs",
-                  "_input_coordinates", "_output_coordinates", "_graph_ready"}
-    return _SKIP
 
 
 def walk(obj):
@@ -173,16 +159,18 @@ def walk(obj):
     >>> [(name, type(child).__name__) for name, child in walk(model)]
     [('layers', 'list')]
     """
-    from kerasmini.engine.functional import Functional
-    from kerasmini.engine.training import Model
-
+    # The object says what it is (Keras 3: `KerasSaveable._obj_type()`), so
+    # this module needs no import of the model classes, which import it.
+    kind = obj._obj_type() if isinstance(obj, Layer) else None
     attrs = dict(vars(obj))
-    if isinstance(obj, Model):
+    skip = ()
+    if kind in ("Model", "Functional"):
         attrs["layers"] = obj.layers
-    if isinstance(obj, Functional):
+        skip = obj._bookkeeping_attributes()
+    if kind == "Functional":
         yield "layers", attrs.pop("layers")
     for name in sorted(attrs, key=lambda n: "~" + n if n.startswith("_") else n):
-        if name.startswith("__") or name in _skip_attrs():
+        if name.startswith("__") or name in skip:
             continue
         value = attrs[name]
         if _saveable(value) or isinstance(value, (list, tuple, dict)):
@@ -255,10 +243,6 @@ def load_state(model, store, skip_mismatch=False, include_optimizer=True):
       ...
     ValueError: Layer 'd' expected 2 variables, but received 0 variables during loading. Expected: ['kernel', 'bias']
     """
-    import warnings
-
-    from kerasmini.optimizers.optimizer import Optimizer
-
     def visit(obj, path):
         entry = store.get(path)
         try:
@@ -373,9 +357,6 @@ def load_model(archive, custom_objects=None, compile=True, safe_mode=True):
     >>> load_model(zipfile.ZipFile(path)).name
     's'
     """
-    from kerasmini.saving.weight_budget import weight_budget
-    from kerasmini.saving.serialization import deserialize_keras_object
-
     config = _parse_json(read_member(archive, CONFIG_FILENAME, MAX_JSON_BYTES),
                         CONFIG_FILENAME)
     if METADATA_FILENAME in archive.namelist():
@@ -401,8 +382,6 @@ def load_model(archive, custom_objects=None, compile=True, safe_mode=True):
         with weight_budget(budget + (1 << 20)):
             model = deserialize_keras_object(config, custom_objects=custom_objects,
                                              safe_mode=safe_mode)
-        from kerasmini.engine.base_layer import Layer
-
         if not isinstance(model, Layer):
             raise ValueError(f"'config.json' describes a {type(model).__name__}, "
                              "not a model")

@@ -37,6 +37,9 @@ import numpy as np
 
 from kerasmini import api_export
 from kerasmini.api_export import keras_export
+from kerasmini.backend import ops
+from kerasmini.backend.config import standardize_dtype
+from kerasmini.engine.keras_tensor import KerasTensor
 from kerasmini.saving import object_registration
 from kerasmini.saving.object_registration import CustomObjectScope
 
@@ -144,8 +147,6 @@ def serialize_keras_object(obj):
     {'module': 'keras.initializers', 'class_name': 'GlorotUniform', \
 'config': {'seed': None}, 'registered_name': None}
     """
-    from kerasmini.engine.keras_tensor import KerasTensor
-
     if obj is None or isinstance(obj, PLAIN_TYPES):
         return obj
     if isinstance(obj, (list, tuple)):
@@ -235,8 +236,6 @@ def func_load(code, defaults=None, closure=None):
     >>> func_load(*func_dump(lambda x, k=2: x * k))(5)
     10
     """
-    from kerasmini.backend import ops
-
     if isinstance(code, (list, tuple)):
         code, defaults, closure = code
     code = marshal.loads(base64.b64decode(code.encode("ascii")))
@@ -324,9 +323,6 @@ def _retrieve(config, custom_objects, obj_type):
 
 def _special(class_name, inner, custom_objects, safe_mode):
     """The ``__name__`` forms: tensors, arrays, bytes and lambdas."""
-    from kerasmini.backend.config import standardize_dtype
-    from kerasmini.engine.keras_tensor import KerasTensor
-
     if class_name == "__keras_tensor__":
         tensor = KerasTensor(inner["shape"], dtype=inner["dtype"])
         tensor._pre_serialization_keras_history = inner.get("keras_history")
@@ -361,8 +357,6 @@ def deserialize_keras_object(config, custom_objects=None, safe_mode=True, **kwar
       ...
     TypeError: Could not locate class 'Nope'. Make sure custom classes ...
     """
-    from kerasmini.backend.config import standardize_dtype
-
     if in_safe_mode() is not None:
         safe_mode = in_safe_mode()
     custom_objects = dict(custom_objects or {})
@@ -420,3 +414,49 @@ def deserialize_keras_object(config, custom_objects=None, safe_mode=True, **kwar
         if compile_config and hasattr(instance, "compile_from_config"):
             instance.compile_from_config(compile_config)
     return instance
+
+
+def resolve_identifier(identifier, kind, objects, known=None, hint=""):
+    """The shared body of every module's ``get()``: identifier -> object.
+
+    ``None`` stays ``None``; a config dict is deserialized; a string is looked
+    up in ``objects`` (a class found there is instantiated, a function is
+    returned as is); a class is instantiated; any other callable is returned.
+
+    Args:
+        identifier: what the user passed (``"l2"``, ``{"class_name": ...}``,
+            an object, a function).
+        kind: the word used in errors (``"regularizer"``).
+        objects: ``{name: class or function}``.
+        known: the names listed when a string is unknown (default: all).
+        hint: extra text for that error.
+
+    >>> resolve_identifier("relu", "activation", {"relu": max}) is max
+    True
+    >>> resolve_identifier("rleu", "activation", {"relu": max})
+    Traceback (most recent call last):
+      ...
+    ValueError: Could not interpret activation identifier: 'rleu'. Known activations: ['relu']
+    """
+    if identifier is None:
+        return None
+    if isinstance(identifier, dict):
+        return deserialize_keras_object(identifier)
+    obj = identifier
+    if isinstance(identifier, str):
+        obj = objects.get(identifier)
+        if obj is None:
+            names = sorted(objects if known is None else known)
+            kinds = kind + ("es" if kind.endswith("s") else "s")
+            raise ValueError(
+                f"Could not interpret {kind} identifier: {identifier!r}. "
+                f"Known {kinds}: {names}{hint}"
+            )
+    if isinstance(obj, type):
+        return obj()
+    if callable(obj):
+        return obj
+    raise ValueError(
+        f"Could not interpret {kind} identifier: {identifier!r} "
+        f"(of type {type(identifier).__name__})"
+    )

@@ -33,6 +33,14 @@ import zipfile
 
 import numpy as np
 
+def _h5py():
+    """h5py, imported on first use: reading or writing weights is rare next to
+    ``import kerasmini``, and h5py costs tens of milliseconds to import."""
+    import h5py
+
+    return h5py
+
+
 # A dataset may declare more bytes than it stores (compression), but not
 # absurdly more: above this floor, declared > ratio * stored is refused.
 BOMB_FLOOR_BYTES = 1 << 26  # 64 MiB
@@ -71,8 +79,7 @@ class _Entry:
         return key in self.group
 
     def _dataset(self, key):
-        import h5py
-
+        h5py = _h5py()
         where = f"{self.path}/vars/{key}".lstrip("/")
         if key not in self.group:
             raise ValueError(f"missing weight '{where}'")
@@ -117,8 +124,7 @@ class H5Store:
     """
 
     def __init__(self, file, mode="r"):
-        import h5py
-
+        h5py = _h5py()
         self.mode = mode
         try:
             self.h5 = h5py.File(file, mode)
@@ -134,8 +140,7 @@ class H5Store:
 
     def get(self, path):
         """The entry at ``path`` (empty if the file has none)."""
-        import h5py
-
+        h5py = _h5py()
         group = self.h5
         for part in (f"{path}/vars" if path else "vars").split("/"):
             if part not in group:
@@ -152,8 +157,7 @@ class H5Store:
     def declared_bytes(self):
         """The bytes all datasets declare (each checked as :class:`_Entry`
         checks it): the most weights this file can fill."""
-        import h5py
-
+        h5py = _h5py()
         total = 0
 
         def add(name, obj):

@@ -129,8 +129,6 @@ class Conv2D(Layer):
         return (input_shape[0], out_h, out_w, self.filters)
 
     def get_config(self):
-        from kerasmini.saving.serialization import serialize_keras_object as ser
-
         config = super().get_config()
         config.update({
             "filters": self.filters,
@@ -142,11 +140,11 @@ class Conv2D(Layer):
             "groups": self.groups,
             "activation": activations.serialize(self.activation),
             "use_bias": self.use_bias,
-            "kernel_initializer": ser(self.kernel_initializer),
-            "bias_initializer": ser(self.bias_initializer),
-            "kernel_regularizer": ser(self.kernel_regularizer),
-            "bias_regularizer": ser(self.bias_regularizer),
-            "kernel_constraint": ser(self.kernel_constraint),
-            "bias_constraint": ser(self.bias_constraint),
+            "kernel_initializer": initializers.serialize(self.kernel_initializer),
+            "bias_initializer": initializers.serialize(self.bias_initializer),
+            "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
+            "bias_regularizer": regularizers.serialize(self.bias_regularizer),
+            "kernel_constraint": constraints.serialize(self.kernel_constraint),
+            "bias_constraint": constraints.serialize(self.bias_constraint),
         })
         return config

@@ -74,14 +74,12 @@ class Embedding(Layer):
         return tuple(input_shape) + (self.output_dim,)
 
     def get_config(self):
-        from kerasmini.saving.serialization import serialize_keras_object as ser
-
         config = super().get_config()
         config.update({
             "input_dim": self.input_dim, "output_dim": self.output_dim,
-            "embeddings_initializer": ser(self.embeddings_initializer),
-            "embeddings_regularizer": ser(self.embeddings_regularizer),
-            "embeddings_constraint": ser(self.embeddings_constraint),
+            "embeddings_initializer": initializers.serialize(self.embeddings_initializer),
+            "embeddings_regularizer": regularizers.serialize(self.embeddings_regularizer),
+            "embeddings_constraint": constraints.serialize(self.embeddings_constraint),
             "mask_zero": self.mask_zero,
         })
         return config

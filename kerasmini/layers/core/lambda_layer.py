@@ -12,6 +12,13 @@ array([[2.]], dtype=float32)
 
 from kerasmini.api_export import keras_export
 from kerasmini.engine.base_layer import Layer
+from kerasmini.engine.shape_inference import infer_by_dry_run
+from kerasmini.saving.serialization import (
+    deserialize_keras_object,
+    func_load,
+    in_safe_mode,
+    serialize_function,
+)
 
 
 @keras_export("kerasmini.layers.Lambda")
@@ -52,14 +59,10 @@ class Lambda(Layer):
 
     def compute_output_spec(self, *args, **kwargs):
         if self._output_shape is None:
-            from kerasmini.engine.shape_inference import infer_by_dry_run
-
             return infer_by_dry_run(self, args, kwargs)
         return super().compute_output_spec(*args, **kwargs)
 
     def get_config(self):
-        from kerasmini.saving.serialization import serialize_function
-
         config = super().get_config()
         config.update({
             "function": serialize_function(self.function),
@@ -74,12 +77,6 @@ class Lambda(Layer):
         """Recreate the layer. A Python lambda in the config is code from the
         file, so it is refused unless safe mode is off (``safe_mode=False``
         here, or in the enclosing ``load_model``)."""
-        from kerasmini.saving.serialization import (
-            deserialize_keras_object,
-            func_load,
-            in_safe_mode,
-        )
-
         if safe_mode is None:
             safe_mode = in_safe_mode() is not False
         config = dict(config)

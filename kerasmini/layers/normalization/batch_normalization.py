@@ -125,19 +125,17 @@ class BatchNormalization(Layer):
         return input_shape
 
     def get_config(self):
-        from kerasmini.saving.serialization import serialize_keras_object as ser
-
         config = super().get_config()
         config.update({
             "axis": self.axis, "momentum": self.momentum, "epsilon": self.epsilon,
             "center": self.center, "scale": self.scale,
-            "beta_initializer": ser(self.beta_initializer),
-            "gamma_initializer": ser(self.gamma_initializer),
-            "moving_mean_initializer": ser(self.moving_mean_initializer),
-            "moving_variance_initializer": ser(self.moving_variance_initializer),
-            "beta_regularizer": ser(self.beta_regularizer),
-            "gamma_regularizer": ser(self.gamma_regularizer),
-            "beta_constraint": ser(self.beta_constraint),
-            "gamma_constraint": ser(self.gamma_constraint),
+            "beta_initializer": initializers.serialize(self.beta_initializer),
+            "gamma_initializer": initializers.serialize(self.gamma_initializer),
+            "moving_mean_initializer": initializers.serialize(self.moving_mean_initializer),
+            "moving_variance_initializer": initializers.serialize(self.moving_variance_initializer),
+            "beta_regularizer": regularizers.serialize(self.beta_regularizer),
+            "gamma_regularizer": regularizers.serialize(self.gamma_regularizer),
+            "beta_constraint": constraints.serialize(self.beta_constraint),
+            "gamma_constraint": constraints.serialize(self.gamma_constraint),
         })
         return config
