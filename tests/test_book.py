@@ -145,7 +145,7 @@ def tags(cell):
 
 
 def test_keras_links_in_notebooks_come_from_the_table():
-    from kerasmini.utils.keras_sources import KERAS_SOURCES
+    from kerasmini.book.keras_sources import KERAS_SOURCES
 
     allowed = {ref.url for entry in KERAS_SOURCES.values()
                for ref in (entry.keras2, entry.keras3) if ref is not None}
@@ -156,7 +156,7 @@ def test_keras_links_in_notebooks_come_from_the_table():
                 for url in KERAS_URL.findall(text):
                     assert url in allowed, (
                         f"{path.name}: cell {index} links {url}, which is not in "
-                        "kerasmini/utils/keras_sources.py; link through "
+                        "kerasmini/book/keras_source_table.py; link through "
                         "keras_source(...)/show_source/keras_links instead"
                     )
 

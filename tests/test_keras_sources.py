@@ -1,4 +1,4 @@
-"""Tests for kerasmini.utils.keras_sources: the table of pinned Keras links.
+"""Tests for kerasmini.book.keras_sources: the table of pinned Keras links.
 
 These check the shape of every link without the network. Whether each range
 really is the named definition is checked by ``verify_against_checkout``
@@ -10,7 +10,7 @@ import re
 
 import pytest
 
-from kerasmini.utils.keras_sources import (
+from kerasmini.book.keras_sources import (
     KERAS2_TAG,
     KERAS3_TAG,
     KERAS_SOURCES,

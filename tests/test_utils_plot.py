@@ -7,7 +7,8 @@ import pytest
 
 import kerasmini as keras
 from kerasmini.utils import plot as plot_module
-from kerasmini.utils.plot import plot_classes, plot_model, plot_nodes
+from kerasmini.book.diagrams import plot_classes, plot_nodes
+from kerasmini.utils.plot import plot_model
 
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None,
                                reason="Graphviz's dot is not installed")

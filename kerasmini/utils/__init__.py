@@ -1,14 +1,14 @@
-"""Utilities for the book and for users: summaries, seeds, and (lazily
-imported, so ``import kerasmini`` stays cheap) drawing and source display.
+"""Keras's utilities: seeds, the progress bar, ``plot_model``, summaries.
 
-``plot_model``, ``plot_nodes``, ``plot_classes``, ``trace``, ``show_source``
-and ``keras_links`` are loaded on first access by the module ``__getattr__``
-below: importing kerasmini never imports graphviz, matplotlib or pygments.
+``plot_model``, ``plot_history`` and ``Progbar`` are loaded on first access by
+the module ``__getattr__`` below: importing kerasmini never imports graphviz
+or matplotlib. (The book's own instruments, ``show_source``, ``trace`` and the
+diagrams, are in :mod:`kerasmini.book`.)
 
 >>> from kerasmini import utils
 >>> utils.set_random_seed(0)
->>> utils.show_source.__module__
-'kerasmini.utils.source'
+>>> utils.plot_model.__module__
+'kerasmini.utils.plot'
 """
 
 import importlib
@@ -29,13 +29,6 @@ def set_random_seed(seed: int) -> None:
 # public name -> the submodule that defines it (imported on first access)
 _LAZY = {
     "plot_model": "kerasmini.utils.plot",
-    "plot_nodes": "kerasmini.utils.plot",
-    "plot_classes": "kerasmini.utils.plot",
-    "trace": "kerasmini.utils.trace",
-    "Trace": "kerasmini.utils.trace",
-    "show_source": "kerasmini.utils.source",
-    "keras_links": "kerasmini.utils.source",
-    "SourceView": "kerasmini.utils.source",
     "plot_history": "kerasmini.utils.plotting",
     "Progbar": "kerasmini.utils.progbar",
 }
@@ -54,7 +47,4 @@ def __dir__():
     return sorted(set(globals()) | set(_LAZY))
 
 
-__all__ = [
-    "Progbar", "SourceView", "Trace", "keras_links", "plot_classes", "plot_history",
-    "plot_model", "plot_nodes", "set_random_seed", "show_source", "trace",
-]
+__all__ = ["Progbar", "plot_history", "plot_model", "set_random_seed"]

@@ -1,16 +1,13 @@
-"""Graphviz drawings of live objects: models, Node graphs, class chains.
+"""``plot_model``: a Graphviz drawing of a model, and the drawing style.
 
-* :func:`plot_model` draws a model's layers and their connections, as
-  ``keras.utils.plot_model`` does (Keras 3 ``keras/src/utils/
-  model_visualization.py``): one box per layer with its name and class, and,
-  on request, input/output shapes, dtype, activation and trainability.
-* :func:`plot_nodes` draws what ``Functional`` actually walks: layers, the
-  :class:`~kerasmini.engine.node.Node` of each call (``node_index``) and the
-  KerasTensors each node produced (``tensor_index``).
-* :func:`plot_classes` draws a class's MRO, each box listing the public
-  methods and properties that class defines itself.
+:func:`plot_model` draws a model's layers and their connections, as
+``keras.utils.plot_model`` does (Keras 3 ``keras/src/utils/
+model_visualization.py``): one box per layer with its name and class, and, on
+request, input/output shapes, dtype, activation and trainability.
+:func:`new_digraph` and the colours below are the style every drawing of the
+book shares (the book's own diagrams are in :mod:`kerasmini.book.diagrams`).
 
-Each returns a ``graphviz.Digraph`` (it renders as SVG in a notebook) whose
+It returns a ``graphviz.Digraph`` (it renders as SVG in a notebook) whose
 plain-text ``repr`` is a short, deterministic description of the drawing.
 Node ids come from positions and names, never from ``id()``, so the same
 objects always give the same DOT source. The colours are mid-tone fills with
@@ -25,7 +22,14 @@ from __future__ import annotations
 import functools
 import html
 import itertools
+import os
 import shutil
+
+from kerasmini.engine.functional import Functional
+from kerasmini.engine.input_layer import InputLayer
+from kerasmini.engine.sequential import Sequential
+from kerasmini.engine.training import Model
+from kerasmini.tree import flatten
 
 # Colours: mid-tone fills, dark-grey text, grey lines (light and dark themes).
 TEXT = "#262626"
@@ -38,7 +42,6 @@ FILL_TENSOR = "#c7e9c0"
 FILL_TRAINABLE = "#74c476"
 FILL_FROZEN = "#fb6a4a"
 FONT = "Helvetica"
-
 
 
 def _require_dot():
@@ -99,8 +102,6 @@ def _esc(value) -> str:
 
 
 def _shape_text(structure) -> str:
-    from kerasmini.tree import flatten
-
     shapes = [tuple(x.shape) for x in flatten(structure)]
     if not shapes:
         return "?"
@@ -129,9 +130,6 @@ def _activation_name(layer):
 def _layer_label(layer, show_shapes, show_dtype, show_layer_names,
                  show_layer_activations, show_trainable):
     """An HTML-like Graphviz label: a small table, as Keras draws."""
-    from kerasmini.engine.input_layer import InputLayer
-    from kerasmini.engine.training import Model
-
     cls = type(layer).__name__
     if isinstance(layer, InputLayer):
         fill = FILL_INPUT
@@ -171,9 +169,6 @@ def _layer_label(layer, show_shapes, show_dtype, show_layer_names,
 
 def _model_layers(model):
     """The boxes of a model: what ``keras.utils.plot_model`` draws."""
-    from kerasmini.engine.functional import Functional
-    from kerasmini.engine.sequential import Sequential
-
     if isinstance(model, Sequential):
         return model.layers, "sequential"
     if isinstance(model, Functional):
@@ -183,9 +178,6 @@ def _model_layers(model):
 
 def _add_model(dot, model, options, expand_nested, ids, prefix):
     """Add ``model``'s boxes and arrows to ``dot``; return (boxes, arrows)."""
-    from kerasmini.engine.functional import Functional
-    from kerasmini.engine.sequential import Sequential
-
     layers, kind = _model_layers(model)
     boxes, arrows = [], []
     for index, layer in enumerate(layers):
@@ -320,8 +312,6 @@ def plot_model(model, to_file=None, show_shapes=False, show_dtype=False,
 
 def _write(dot, to_file, dpi=None):
     """Write ``dot`` to ``to_file`` in the format of its extension."""
-    import os
-
     path = os.fspath(to_file)
     ext = os.path.splitext(path)[1]
     fmt = ext.lstrip(".").lower() or "png"
@@ -335,205 +325,4 @@ def _write(dot, to_file, dpi=None):
     dot.render(outfile=path, format=fmt, cleanup=True)
 
 
-def _collect_nodes(model_or_tensors):
-    """(nodes in walk order, stop ids) for a model or for output tensors."""
-    from kerasmini.engine.keras_tensor import is_keras_tensor
-    from kerasmini.tree import flatten
-    from kerasmini.engine.training import Model
-
-    if isinstance(model_or_tensors, Model):
-        model = model_or_tensors
-        try:
-            outputs, inputs = list(model.outputs), list(model.inputs)
-        except AttributeError:
-            raise ValueError(
-                f"Model '{model.name}' has no graph of nodes to draw: only models "
-                "built from symbolic inputs (Functional, or a built Sequential) "
-                "have one."
-            ) from None
-    else:
-        outputs, inputs = flatten(model_or_tensors), []
-        for x in outputs:
-            if not is_keras_tensor(x) or x._keras_history is None:
-                raise ValueError(
-                    "plot_nodes() takes a model or KerasTensors produced by layer "
-                    f"calls. Received: {x!r}"
-                )
-    stops = {id(x) for x in inputs}
-    ordered, seen = [], set()
-
-    def visit(tensor):
-        layer, node_index, _ = tensor._keras_history
-        node = layer._inbound_nodes[node_index]
-        if id(node) in seen:
-            return
-        seen.add(id(node))
-        if id(tensor) not in stops:
-            for kt in node.keras_inputs:
-                visit(kt)
-        ordered.append(node)
-
-    for x in outputs:
-        visit(x)
-    return ordered
-
-
-def plot_nodes(model_or_tensors, rankdir="LR"):
-    """Draw the live Node graph: layers, their call nodes and the tensors.
-
-    For each layer call recorded on the way from the outputs back to the
-    inputs there is one Node: the layer box points to it (labelled with its
-    ``node_index``: the position in ``layer._inbound_nodes``); the node points
-    to each KerasTensor it produced (labelled ``tensor_index``), and each
-    tensor points to the nodes that consumed it. A layer called twice has two
-    nodes.
-
-    Args:
-        model_or_tensors: a Functional (or built Sequential) model, or
-            KerasTensor(s) to walk back from.
-        rankdir: ``"LR"`` (default) or ``"TB"``.
-
-    Returns:
-        A ``graphviz.Digraph``.
-
-    >>> import kerasmini as keras
-    >>> keras.backend.clear_session()
-    >>> plot_nodes(keras.Sequential([keras.layers.Dense(2, input_shape=(3,))]))
-    plot_nodes(sequential): 2 layers, 2 nodes, 2 tensors
-      input_layer node_index=0: (-) -> (input_layer)
-      dense node_index=0: (input_layer) -> (keras_tensor)
-    """
-    nodes = _collect_nodes(model_or_tensors)
-    name = getattr(model_or_tensors, "name", "nodes")
-    dot = new_digraph(f"{name}_nodes", rankdir=rankdir)
-    layer_ids, tensor_ids = {}, {}
-    lines = []
-
-    def layer_id(layer):
-        if id(layer) not in layer_ids:
-            layer_ids[id(layer)] = f"layer_{len(layer_ids)}"
-            dot.node(layer_ids[id(layer)],
-                     label=f"{layer.name}\n({type(layer).__name__})",
-                     shape="box", style="rounded,filled", fillcolor=FILL_LAYER)
-        return layer_ids[id(layer)]
-
-    def tensor_id(kt):
-        if id(kt) not in tensor_ids:
-            tensor_ids[id(kt)] = f"tensor_{len(tensor_ids)}"
-            dot.node(tensor_ids[id(kt)], label=f"{kt.name}\n{kt.shape}",
-                     shape="note", style="filled", fillcolor=FILL_TENSOR)
-        return tensor_ids[id(kt)]
-
-    for node in nodes:
-        index = node.layer._inbound_nodes.index(node)
-        lid = layer_id(node.layer)
-        nid = f"{lid}_node_{index}"
-        dot.node(nid, label=f"Node #{index}", shape="ellipse", style="filled",
-                 fillcolor=FILL_NODE)
-        dot.edge(lid, nid, label=f"node_index={index}", style="dashed")
-        for kt in node.keras_inputs:
-            dot.edge(tensor_id(kt), nid)
-        outs = []
-        for tensor_index, kt in enumerate(node.outputs):
-            dot.edge(nid, tensor_id(kt), label=f"tensor_index={tensor_index}")
-            outs.append(kt.name)
-        ins = ", ".join(kt.name for kt in node.keras_inputs) or "-"
-        lines.append(f"  {node.layer.name} node_index={index}: "
-                     f"({ins}) -> ({', '.join(outs)})")
-    dot.description = "\n".join(
-        [(f"plot_nodes({name}): {len(layer_ids)} layers, {len(nodes)} nodes, "
-          f"{len(tensor_ids)} tensors"), *lines])
-    return dot
-
-
-def _public_members(cls, defined_in=None):
-    """Names ``cls`` defines itself: public methods and properties, plus
-    ``__init__``/``__call__``/``__new__``; each marked if it overrides."""
-    defined_in = cls.__dict__ if defined_in is None else defined_in
-    keep_dunder = {"__init__", "__call__", "__new__"}
-    members = []
-    for name, value in defined_in.items():
-        if name.startswith("_") and name not in keep_dunder:
-            continue
-        if isinstance(value, property):
-            kind = "property"
-        elif callable(value) or isinstance(value, (classmethod, staticmethod)):
-            kind = "method"
-        else:
-            continue
-        overrides = any(name in base.__dict__ for base in cls.__mro__[1:]
-                        if base is not object)
-        members.append((name, kind, overrides))
-    return members
-
-
-def plot_classes(cls, columns=3, include_object=False):
-    """Draw the MRO of ``cls``: one box per class, base classes on top.
-
-    Each box lists what that class defines in its own ``__dict__``: public
-    methods (``name()``), properties (``name``) and ``__init__``/``__call__``;
-    names in italics override a base class's.
-
-    Args:
-        cls: a class (or an instance, whose class is drawn).
-        columns: names per row inside a box.
-        include_object: also draw ``object`` at the top.
-
-    Returns:
-        A ``graphviz.Digraph``.
-
-    >>> import kerasmini as keras
-    >>> print(repr(plot_classes(keras.Sequential)).splitlines()[0])
-    plot_classes(Sequential): Sequential -> Functional -> Model -> Layer -> Module
-    """
-    import inspect as _inspect
-
-    from kerasmini.utils.source import relative_path
-
-    if not isinstance(cls, type):
-        cls = type(cls)
-    chain = [c for c in cls.__mro__ if include_object or c is not object]
-    dot = new_digraph(f"{cls.__name__}_mro", rankdir="BT", nodesep="0.25",
-                      ranksep="0.3")
-    lines = [f"plot_classes({cls.__name__}): " +
-             " -> ".join(c.__name__ for c in chain)]
-    for index, klass in enumerate(chain):
-        members = _public_members(klass)
-        try:
-            where = relative_path(_inspect.getsourcefile(klass) or "")
-        except (TypeError, OSError):  # built in, or typed in a notebook
-            where = "<cell>" if klass.__module__ == "__main__" else klass.__module__
-        cells = []
-        for name, kind, overrides in members:
-            text = f"{name}()" if kind == "method" else name
-            text = _esc(text)
-            cells.append(f"<i>{text}</i>" if overrides else text)
-        rows = [(f'<tr><td colspan="{columns}" bgcolor="{FILL_MODEL}">'
-                 f'<font point-size="13"><b>{_esc(klass.__name__)}</b></font><br/>'
-                 f'<font point-size="9">{_esc(where)}</font></td></tr>')]
-        for start in range(0, len(cells), columns):
-            row = cells[start:start + columns]
-            row += [""] * (columns - len(row))
-            rows.append("<tr>" + "".join(
-                f'<td align="left" bgcolor="{FILL_LAYER}">{c}</td>' for c in row)
-                + "</tr>")
-        if not cells:
-            rows.append(f'<tr><td colspan="{columns}" bgcolor="{FILL_LAYER}">'
-                        "<i>(adds nothing public)</i></td></tr>")
-        label = ('<<table border="0" cellborder="1" cellspacing="0" '
-                 f'cellpadding="4" color="{LINE}">' + "".join(rows) + "</table>>")
-        dot.node(f"class_{index}", label=label, shape="plain")
-        if index:
-            # from the subclass up to its base, with an open triangle (UML)
-            dot.edge(f"class_{index - 1}", f"class_{index}", arrowhead="empty",
-                     arrowsize="1.0")
-        names = ", ".join(
-            (f"{n}()" if k == "method" else n) + ("*" if o else "")
-            for n, k, o in members)
-        lines.append(f"  {klass.__name__} ({where}): {names or '-'}")
-    lines.append("  (* overrides a base class)")
-    dot.description = "\n".join(lines)
-    return dot
-
-
-__all__ = ["new_digraph", "plot_classes", "plot_model", "plot_nodes"]
+__all__ = ["new_digraph", "plot_model"]

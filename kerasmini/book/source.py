@@ -3,7 +3,7 @@
 The chapters never paste code: they call :func:`show_source` on a live
 kerasmini object, which reads the source with :mod:`inspect` (so the page
 always shows the code that runs) and adds the Keras 2 and Keras 3 links of
-the same name from :data:`~kerasmini.utils.keras_sources.KERAS_SOURCES`.
+the same name from :data:`~kerasmini.book.keras_sources.KERAS_SOURCES`.
 
 In a notebook the result renders as highlighted code with line numbers
 (``_repr_html_``, pygments); as plain text (``repr``, what nbval compares)
@@ -27,7 +27,7 @@ import re
 import textwrap
 from pathlib import Path
 
-from kerasmini.utils.keras_sources import KERAS_SOURCES, NOT_IN_KERAS, keras_source
+from kerasmini.book.keras_sources import KERAS_SOURCES, NOT_IN_KERAS, keras_source
 
 # The repository root: the parent of the ``kerasmini`` package directory.
 _ROOT = Path(__file__).resolve().parent.parent.parent
@@ -43,9 +43,9 @@ def relative_path(filename: str) -> str:
     notebook cell is shown as ``<cell>``, so no absolute path (which differs
     on every machine) reaches a notebook output.
 
-    >>> import kerasmini.utils.source as mod
+    >>> import kerasmini.book.source as mod
     >>> relative_path(mod.__file__)
-    'kerasmini/utils/source.py'
+    'kerasmini/book/source.py'
     >>> relative_path("/tmp/ipykernel_4242/3141.py")
     '<cell>'
     """
@@ -144,7 +144,7 @@ def keras_links(key: str) -> KerasLinks:
     """The pinned Keras 2 and Keras 3 links for ``key``, ready to display.
 
     Args:
-        key: a key of :data:`~kerasmini.utils.keras_sources.KERAS_SOURCES`,
+        key: a key of :data:`~kerasmini.book.keras_sources.KERAS_SOURCES`,
             e.g. ``"Layer.add_weight"``.
 
     Raises:
@@ -271,7 +271,7 @@ def show_source(obj, key: str | None = None, lines=None) -> SourceView:
     Args:
         obj: a kerasmini class, function, method or property, e.g.
             ``keras.layers.Dense.build`` or ``keras.Layer.__call__``.
-        key: the :data:`~kerasmini.utils.keras_sources.KERAS_SOURCES` key for
+        key: the :data:`~kerasmini.book.keras_sources.KERAS_SOURCES` key for
             the links; defaults to the qualified name (``"Layer.__call__"``).
             A key that is not in the table gives no links (the source is
             still shown).

@@ -1,4 +1,4 @@
-"""kerasmini.utils.trace: the call tree of a piece of code."""
+"""kerasmini.book.trace: the call tree of a piece of code."""
 
 import sys
 
@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 import kerasmini as keras
-from kerasmini.utils.trace import Trace, trace
+from kerasmini.book.trace import Trace, trace
 
 
 @pytest.fixture(autouse=True)
@@ -145,10 +145,11 @@ def test_trace_plot_is_deterministic():
     assert "Dense.build" in run()
 
 
-def test_trace_is_reachable_as_kerasmini_utils_trace():
-    import kerasmini.utils.trace  # noqa: F401  (the submodule shadows the name)
+def test_trace_is_reachable_as_kerasmini_book_trace():
+    import kerasmini.book
+    import kerasmini.book.trace  # noqa: F401  (the submodule shadows the name)
 
-    with keras.utils.trace() as t:
+    with kerasmini.book.trace() as t:
         keras.layers.Dense(3)(np.ones((1, 2)))
     assert isinstance(t, Trace)
     assert "Dense.call" in t.names

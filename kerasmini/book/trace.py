@@ -5,15 +5,22 @@ for the duration of the block and records every Python function call that
 passes the filter below; ``print(t)`` then shows who called whom (the first
 call of a ``Dense`` layer, abridged)::
 
-    Layer.__call__                   (kerasmini/engine/base_layer.py:398)
-      assert_input_compatibility     (kerasmini/engine/input_spec.py:85)
-      Layer._maybe_build             (kerasmini/engine/base_layer.py:493)
-        _build_wrapper.wrapper       (kerasmini/engine/base_layer.py:723)
-          Dense.build                (kerasmini/layers/core/dense.py:65)
-            Layer.add_weight         (kerasmini/engine/base_layer.py:214)
-              name_scope.__enter__   (kerasmini/backend/naming.py:109)
-              Variable.__init__      (kerasmini/backend/variables.py:76)
-      Dense.call                     (kerasmini/layers/core/dense.py:83)
+    Layer.__call__
+      Layer._split_inputs
+      Layer._convert_inputs
+      assert_input_compatibility
+      Layer._maybe_build
+        _build_wrapper.wrapper
+          Dense.build
+            Layer.add_weight
+              name_scope.__enter__
+              Variable.__init__
+      ...
+      Layer._call_layer
+        Dense.call
+
+(that is ``t.tree(locations=False)``; ``print(t)`` also gives each
+function's ``file:line``).
 
 What is recorded (the default filter):
 
@@ -40,12 +47,15 @@ The previous profiler is put back when the block ends, also when it raises.
 
 from __future__ import annotations
 
+import difflib
 import sys
 import threading
 import types
 from dataclasses import dataclass
 
-from kerasmini.utils.source import relative_path
+from kerasmini.book.source import relative_path
+from kerasmini.engine.module import Module
+from kerasmini.utils.plot import FILL_LAYER, FILL_MODEL, new_digraph
 
 DEFAULT_INCLUDE = (
     "kerasmini.engine",
@@ -61,9 +71,9 @@ DEFAULT_EXCLUDE = frozenset({
     # bookkeeping that says nothing about the mechanism
     "__setattr__", "__repr__", "__hash__", "__eq__", "__len__",
     "_dedup", "_direct_sublayers", "_is_numeric_like", "_is_variable",
-    "_is_nested_number_list", "_shape_of", "_zeros_for", "is_shape",
-    "map_shapes", "to_shape", "_as_shape_structure",
-    "_spend_weight_budget",
+    "_is_nested_number_list", "_shape_of", "_zeros_for", "is_shape_tuple",
+    "map_shape_structure", "to_shape", "_as_shape_structure",
+    "_check_super_called",
     "_ShapeLeaf.__new__",
 })
 
@@ -132,8 +142,6 @@ def _is_property_code(frame, code) -> bool:
 
 
 def _is_module_instance(value) -> bool:
-    from kerasmini.engine.module import Module
-
     return isinstance(value, Module)
 
 
@@ -293,8 +301,6 @@ class Trace:
     def plot(self, rankdir: str = "LR", locations: bool = False):
         """The call tree as a Graphviz drawing (one box per call, numbered in
         call order)."""
-        from kerasmini.utils.plot import FILL_LAYER, FILL_MODEL, new_digraph
-
         dot = new_digraph("trace", rankdir=rankdir)
         parents = []  # index of the open frame at each depth
         for index, frame in enumerate(self.frames):
@@ -340,12 +346,53 @@ def trace(include=None, max_depth=None, exclude=None) -> Trace:
     return Trace(include=include, max_depth=max_depth, exclude=exclude)
 
 
+def side_by_side(**traces) -> str:
+    """Several traces as columns, one per keyword, for comparing call trees.
+
+    With two traces the lines are aligned so that the same call sits on the
+    same row (:class:`difflib.SequenceMatcher`); calls only one of them made
+    face an empty cell. With more, the columns are simply put side by side.
+
+    >>> import numpy as np
+    >>> from kerasmini.layers import Dense
+    >>> layer = Dense(2)
+    >>> with trace(max_depth=1) as first:
+    ...     _ = layer(np.ones((1, 3)))
+    >>> with trace(max_depth=1) as second:
+    ...     _ = layer(np.ones((1, 3)))
+    >>> print(side_by_side(first=first, second=second).splitlines()[2])
+    Layer.__call__    Layer.__call__
+    """
+    if not traces:
+        raise ValueError("side_by_side() needs at least one trace, by keyword.")
+    columns = {title: t.tree(locations=False).splitlines() for title, t in traces.items()}
+    if len(columns) == 2:
+        (a_title, a), (b_title, b) = columns.items()
+        rows = []
+        matcher = difflib.SequenceMatcher(a=a, b=b, autojunk=False)
+        for _, i1, i2, j1, j2 in matcher.get_opcodes():
+            for k in range(max(i2 - i1, j2 - j1)):
+                rows.append((a[i1 + k] if i1 + k < i2 else "",
+                             b[j1 + k] if j1 + k < j2 else ""))
+    else:
+        height = max(len(lines) for lines in columns.values())
+        rows = [tuple(lines[r] if r < len(lines) else "" for lines in columns.values())
+                for r in range(height)]
+    widths = [max(len(title), *(len(row[c]) for row in rows)) + 4
+              for c, title in enumerate(columns)]
+    out = ["".join(f"{t:<{w}}" for t, w in zip(columns, widths)).rstrip(),
+           "".join(f"{'-' * (w - 4):<{w}}" for w in widths).rstrip()]
+    out += ["".join(f"{cell:<{w}}" for cell, w in zip(row, widths)).rstrip()
+            for row in rows]
+    return "\n".join(out)
+
+
 class _CallableModule(types.ModuleType):
     """This module, callable as :func:`trace`.
 
-    ``kerasmini.utils.trace`` names both the function and this submodule, and
+    ``kerasmini.book.trace`` names both the function and this submodule, and
     Python sets the package attribute to the submodule whenever the submodule
-    is imported; making the module callable keeps ``kerasmini.utils.trace()``
+    is imported; making the module callable keeps ``kerasmini.book.trace()``
     working either way.
     """
 
@@ -355,4 +402,4 @@ class _CallableModule(types.ModuleType):
 
 sys.modules[__name__].__class__ = _CallableModule
 
-__all__ = ["DEFAULT_EXCLUDE", "DEFAULT_INCLUDE", "Frame", "Trace", "trace"]
+__all__ = ["DEFAULT_EXCLUDE", "DEFAULT_INCLUDE", "Frame", "Trace", "side_by_side", "trace"]

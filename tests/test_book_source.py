@@ -1,4 +1,4 @@
-"""kerasmini.utils.source: live source beside pinned Keras links."""
+"""kerasmini.book.source: live source beside pinned Keras links."""
 
 import inspect
 import textwrap
@@ -6,8 +6,8 @@ import textwrap
 import pytest
 
 import kerasmini as keras
-from kerasmini.utils.keras_sources import KERAS_SOURCES, keras_source
-from kerasmini.utils.source import keras_links, relative_path, show_source
+from kerasmini.book.keras_sources import KERAS_SOURCES, keras_source
+from kerasmini.book.source import keras_links, relative_path, show_source
 
 
 def test_show_source_text_equals_inspect_getsource():

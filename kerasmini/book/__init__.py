@@ -1,0 +1,40 @@
+"""The book's instruments: what the chapters use to look inside kerasmini.
+
+These are not Keras API (``keras`` has nothing like them); they serve the
+book "Reading Keras with kerasmini":
+
+* :mod:`~kerasmini.book.source`: ``show_source`` (kerasmini's live code beside
+  pinned links to the real Keras lines) and ``keras_links``;
+* :mod:`~kerasmini.book.keras_sources`: the table of pinned links
+  (:mod:`~kerasmini.book.keras_source_table`) and how it is checked;
+* :mod:`~kerasmini.book.trace`: the call tracer (``with trace() as t: ...``);
+* :mod:`~kerasmini.book.diagrams`: Graphviz drawings of live objects (nodes,
+  class chains, module trees, depths, the ``__call__`` steps);
+* :mod:`~kerasmini.book.steps`: the numbered steps of ``Layer.__call__``;
+* :mod:`~kerasmini.book.codebase`: the module map and the import graph.
+
+``import kerasmini`` does not import this package; graphviz and pygments are
+imported only when a drawing or an HTML listing is made.
+
+>>> from kerasmini.book import show_source
+>>> show_source.__module__
+'kerasmini.book.source'
+"""
+
+from kerasmini.book.diagrams import (
+    plot_call_steps,
+    plot_classes,
+    plot_depths,
+    plot_module_tree,
+    plot_nodes,
+)
+from kerasmini.book.keras_sources import keras_source
+from kerasmini.book.source import SourceView, keras_links, show_source
+from kerasmini.book.steps import call_steps, step_lines
+from kerasmini.book.trace import Trace, side_by_side, trace
+
+__all__ = [
+    "SourceView", "Trace", "call_steps", "keras_links", "keras_source",
+    "plot_call_steps", "plot_classes", "plot_depths", "plot_module_tree",
+    "plot_nodes", "show_source", "side_by_side", "step_lines", "trace",
+]

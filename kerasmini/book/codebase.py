@@ -1,0 +1,162 @@
+"""The map of the codebase: kerasmini's modules and who imports whom.
+
+Chapter 1 draws it; ``tests/test_import_graph.py`` checks with it that every
+import arrow points one way. An import inside a function counts as an arrow
+too (it is one, only a later one), so a loop cannot hide there.
+
+>>> modules = list_modules()
+>>> "kerasmini.engine.base_layer" in modules, group_of("kerasmini.engine.node")
+(True, 'engine')
+"""
+
+from __future__ import annotations
+
+import ast
+import collections
+import pkgutil
+from pathlib import Path
+
+import kerasmini
+
+ROOT = Path(kerasmini.__file__).parent  # the kerasmini package directory
+
+
+def list_modules() -> dict[str, Path]:
+    """``{module name: file}`` for kerasmini and every module under it, sorted.
+
+    >>> list_modules()["kerasmini.tree"].name
+    'tree.py'
+    """
+    found = {"kerasmini": ROOT / "__init__.py"}
+    for info in pkgutil.walk_packages(kerasmini.__path__, "kerasmini."):
+        found[info.name] = Path(info.module_finder.find_spec(info.name).origin)
+    return dict(sorted(found.items()))
+
+
+def group_of(module: str) -> str:
+    """The subpackage a module belongs to, or ``"top-level"``.
+
+    >>> group_of("kerasmini.saving.stores"), group_of("kerasmini.losses")
+    ('saving', 'top-level')
+    """
+    parts = module.split(".")
+    if len(parts) > 1 and (ROOT / parts[1]).is_dir():
+        return parts[1]
+    return "top-level"
+
+
+def imports_of(path: Path):
+    """Yield ``(imported module, inside a function?)`` for each import of a file.
+
+    ``from kerasmini.saving import serialization`` names the module
+    ``kerasmini.saving.serialization`` when that is a module (a submodule
+    import), else ``kerasmini.saving``.
+    """
+    tree = ast.parse(Path(path).read_text(encoding="utf-8"))
+    in_function = set()
+    for fn in ast.walk(tree):
+        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            in_function.update(id(node) for node in ast.walk(fn) if node is not fn)
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            targets = [_submodule_or_module(node.module, alias.name)
+                       for alias in node.names]
+        else:
+            continue
+        for target in targets:
+            yield target, id(node) in in_function
+
+
+def _submodule_or_module(module, name):
+    candidate = f"{module}.{name}"
+    if candidate.startswith("kerasmini.") and candidate in _module_names():
+        return candidate
+    return module
+
+
+_NAMES = None
+
+
+def _module_names():
+    global _NAMES
+    if _NAMES is None:
+        _NAMES = set(list_modules())
+    return _NAMES
+
+
+def import_graph(include_lazy: bool = True) -> dict[str, set[str]]:
+    """``{module: kerasmini modules it imports}`` over the whole package.
+
+    A package's own ``__init__`` re-exporting its submodules (``kerasmini``,
+    ``kerasmini.layers``...) is a facade, not a user: its arrows are left out,
+    as are imports of the package itself.
+
+    >>> graph = import_graph()
+    >>> "kerasmini.backend.core" in graph["kerasmini.backend.ops"]
+    True
+    """
+    graph = collections.defaultdict(set)
+    for module, path in list_modules().items():
+        if path.name == "__init__.py":
+            continue
+        graph[module]
+        for target, lazy in imports_of(path):
+            if lazy and not include_lazy:
+                continue
+            if target.startswith("kerasmini.") and target != module \
+                    and target in _module_names() \
+                    and not list_modules()[target].name == "__init__.py":
+                graph[module].add(target)
+    return dict(graph)
+
+
+def find_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """The strongly connected groups of more than one module (import loops),
+    each sorted, by Tarjan's algorithm.
+
+    >>> find_cycles({"a": {"b"}, "b": {"a"}, "c": {"a"}})
+    [['a', 'b']]
+    """
+    index, low, on_stack, stack, groups = {}, {}, set(), [], []
+
+    def visit(node):
+        index[node] = low[node] = len(index)
+        stack.append(node)
+        on_stack.add(node)
+        for nxt in graph.get(node, ()):
+            if nxt not in index:
+                visit(nxt)
+                low[node] = min(low[node], low[nxt])
+            elif nxt in on_stack:
+                low[node] = min(low[node], index[nxt])
+        if low[node] == index[node]:
+            group = []
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                group.append(member)
+                if member == node:
+                    break
+            if len(group) > 1:
+                groups.append(sorted(group))
+
+    for node in sorted(graph):
+        if node not in index:
+            visit(node)
+    return sorted(groups)
+
+
+def imports_inside_functions() -> list[tuple[str, str]]:
+    """``(module, imported)`` for every import written inside a function.
+
+    >>> all(isinstance(m, str) for m, _ in imports_inside_functions())
+    True
+    """
+    return [(module, target) for module, path in list_modules().items()
+            for target, lazy in imports_of(path) if lazy]
+
+
+__all__ = ["find_cycles", "group_of", "import_graph", "imports_inside_functions",
+           "imports_of", "list_modules"]
