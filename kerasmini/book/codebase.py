@@ -45,28 +45,38 @@ def group_of(module: str) -> str:
     return "top-level"
 
 
-def imports_of(path: Path):
-    """Yield ``(imported module, inside a function?)`` for each import of a file.
-
-    ``from kerasmini.saving import serialization`` names the module
-    ``kerasmini.saving.serialization`` when that is a module (a submodule
-    import), else ``kerasmini.saving``.
-    """
+def _import_statements(path):
+    """``(ast node, inside a function?)`` for each import statement of a file."""
     tree = ast.parse(Path(path).read_text(encoding="utf-8"))
     in_function = set()
     for fn in ast.walk(tree):
         if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
             in_function.update(id(node) for node in ast.walk(fn) if node is not fn)
     for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            targets = [alias.name for alias in node.names]
-        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            targets = [_submodule_or_module(node.module, alias.name)
-                       for alias in node.names]
-        else:
-            continue
-        for target in targets:
-            yield target, id(node) in in_function
+        if isinstance(node, ast.Import) or (
+                isinstance(node, ast.ImportFrom) and node.level == 0 and node.module):
+            yield node, id(node) in in_function
+
+
+def _targets(node):
+    if isinstance(node, ast.Import):
+        return [alias.name for alias in node.names]
+    return [_submodule_or_module(node.module, alias.name) for alias in node.names]
+
+
+def imports_of(path: Path):
+    """Yield ``(imported module, inside a function?)`` for each import of a file.
+
+    ``from kerasmini.saving import serialization`` names the module
+    ``kerasmini.saving.serialization`` when that is a module (a submodule
+    import), else ``kerasmini.saving``.
+
+    >>> sorted(t for t, lazy in imports_of(ROOT / "tree.py"))
+    []
+    """
+    for node, lazy in _import_statements(path):
+        for target in _targets(node):
+            yield target, lazy
 
 
 def _submodule_or_module(module, name):
@@ -149,13 +159,14 @@ def find_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 
 def imports_inside_functions() -> list[tuple[str, str]]:
-    """``(module, imported)`` for every import written inside a function.
+    """``(module, first imported name)`` for every import *statement* written
+    inside a function (the exceptions to "imports at the top").
 
     >>> all(isinstance(m, str) for m, _ in imports_inside_functions())
     True
     """
-    return [(module, target) for module, path in list_modules().items()
-            for target, lazy in imports_of(path) if lazy]
+    return [(module, _targets(node)[0]) for module, path in list_modules().items()
+            for node, lazy in _import_statements(path) if lazy]
 
 
 __all__ = ["find_cycles", "group_of", "import_graph", "imports_inside_functions",
