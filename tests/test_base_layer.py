@@ -595,3 +595,27 @@ def test_layer_repr_shows_name_and_built():
     assert repr(layer) == "<Dense name=dense, built=False>"
     layer.build((None, 1))
     assert repr(layer) == "<Dense name=dense, built=True>"
+
+
+def test_weights_order_is_kept_when_a_sublayer_is_frozen():
+    # Keras 3: freezing moves variables between the trainable and
+    # non-trainable lists but `weights` keeps its order (own, then sub-layers).
+    model = keras.Sequential([keras.Input((12,)), keras.layers.Dense(16),
+                              keras.layers.Dense(8), keras.layers.Dense(3)])
+    before = [w.path for w in model.weights]
+    model.layers[1].trainable = False
+    assert [w.path for w in model.weights] == before
+    assert [w.path for w in model.non_trainable_weights] == [
+        "sequential/dense_1/kernel", "sequential/dense_1/bias"]
+    assert len(model.trainable_weights) == 4
+
+
+def test_weights_are_per_layer_own_first_like_keras3():
+    bn = keras.layers.BatchNormalization()
+    model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(4), bn,
+                              keras.layers.Dense(2)])
+    names = [w.path.split("/", 1)[1] for w in model.weights]
+    assert names == ["dense/kernel", "dense/bias", "batch_normalization/gamma",
+                     "batch_normalization/beta", "batch_normalization/moving_mean",
+                     "batch_normalization/moving_variance", "dense_1/kernel",
+                     "dense_1/bias"]

@@ -171,36 +171,28 @@ class Layer(Module):
                 v.trainable = bool(value)
 
     @property
+    def weights(self):
+        """All weights: this layer's own (trainable ones first, in creation
+        order), then each sub-layer's, each once. Freezing a layer does not
+        reorder them (Keras 3; Keras 2 listed all trainable weights first)."""
+        weights = list(self._trainable_weights) + list(self._non_trainable_weights)
+        for layer in self._layers:
+            weights += layer.weights
+        return _dedup(weights)
+
+    @property
     def trainable_weights(self):
-        """Trainable weights: own first, then sub-layers'; ``[]`` if frozen."""
+        """The weights the optimizer updates: ``[]`` if the layer is frozen."""
         if not self.trainable:
             return []
-        weights = []
-        for layer in self._flatten_layers():
-            weights += [w for w in layer._trainable_weights if w.trainable]
-        return _dedup(weights)
+        return [w for w in self.weights if w.trainable]
 
     @property
     def non_trainable_weights(self):
-        """Non-trainable weights; all weights if the layer is frozen."""
+        """The other weights: all of them if the layer is frozen."""
         if not self.trainable:
             return self.weights
-        weights = []
-        for layer in self._flatten_layers():
-            if not layer.trainable:
-                weights += layer._trainable_weights
-            weights += layer._non_trainable_weights
-        return _dedup(weights)
-
-    @property
-    def weights(self):
-        """All weights: trainable then non-trainable."""
-        if not self.trainable:
-            all_weights = []
-            for layer in self._flatten_layers():
-                all_weights += layer._trainable_weights + layer._non_trainable_weights
-            return _dedup(all_weights)
-        return _dedup(self.trainable_weights + self.non_trainable_weights)
+        return [w for w in self.weights if not w.trainable]
 
     variables = property(lambda self: self.weights)
     trainable_variables = property(lambda self: self.trainable_weights)
