@@ -8,6 +8,7 @@ import pytest
 
 import kerasmini as keras
 from kerasmini import callbacks, layers
+from kerasmini.callbacks.callback_list import _HOOKS
 
 X = np.random.default_rng(0).normal(size=(20, 3)).astype("float32")
 Y = (X[:, 0] > 0).astype("int64")
@@ -34,7 +35,7 @@ def _recording(hook):
     return record
 
 
-for _hook in callbacks._HOOKS:
+for _hook in _HOOKS:
     setattr(Recorder, _hook, _recording(_hook))
 
 
