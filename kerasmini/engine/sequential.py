@@ -23,13 +23,13 @@ from kerasmini.engine.base_layer import Layer
 from kerasmini.engine.functional import Functional
 from kerasmini.engine.input_layer import InputLayer
 from kerasmini.engine.keras_tensor import is_keras_tensor
-from kerasmini.tree import flatten
 from kerasmini.engine.training import Model
 from kerasmini.saving.serialization import (
     deserialize_keras_object,
     serialize_dtype_policy,
     serialize_keras_object,
 )
+from kerasmini.tree import flatten
 
 
 @keras_export(["kerasmini.Sequential", "kerasmini.models.Sequential"])
