@@ -292,6 +292,10 @@ KERAS_SOURCES: dict[str, KerasSource] = {
         _k2(_K2_CORE, 1199, 1244),
         _k3(_K3_DENSE, 221, 227),
     ),
+    "Dense.get_config": KerasSource(
+        _k2(_K2_CORE, 1255, 1270),
+        _k3(_K3_DENSE, 367, 390),
+    ),
     "Dropout": KerasSource(
         _k2(_K2_CORE, 122, 226),
         _k3("keras/src/layers/regularization/dropout.py", 6, 120),
@@ -398,6 +402,34 @@ KERAS_SOURCES: dict[str, KerasSource] = {
     "load_model": KerasSource(
         _k2("keras/saving/save.py", 153, 209),
         _k3(_K3_SAVING, 331, 370),
+    ),
+    "walk": KerasSource(
+        None,
+        _k3(_K3_SAVING, 738, 765, "_walk_saveable"),
+    ),
+    "save_state": KerasSource(
+        _k2("keras/saving/hdf5_format.py", 618, 646, "save_weights_to_hdf5_group"),
+        _k3(_K3_SAVING, 768, 830, "_save_state"),
+    ),
+    "Layer.save_own_variables": KerasSource(
+        None,
+        _k3(_K3_LAYER, 1435, 1446),
+    ),
+    "Layer.load_own_variables": KerasSource(
+        None,
+        _k3(_K3_LAYER, 1482, 1494),
+    ),
+    "Layer.get_build_config": KerasSource(
+        None,
+        _k3(_K3_LAYER, 454, 476),
+    ),
+    "SafeModeScope": KerasSource(
+        None,
+        _k3(_K3_SERIALIZATION, 74, 87),
+    ),
+    "Lambda.from_config": KerasSource(
+        _k2(_K2_CORE, 1002, 1031),
+        _k3("keras/src/layers/core/lambda_layer.py", 182, 241),
     ),
     # losses and metrics
     "Loss": KerasSource(

@@ -169,7 +169,8 @@ def walk(obj):
         skip = obj._bookkeeping_attributes()
     if kind == "Functional":
         yield "layers", attrs.pop("layers")
-    for name in sorted(attrs, key=lambda n: "~" + n if n.startswith("_") else n):
+    private_last = lambda n: "~" + n if n.startswith("_") else n  # noqa: E731
+    for name in sorted(attrs, key=private_last):
         if name.startswith("__") or name in skip:
             continue
         value = attrs[name]
