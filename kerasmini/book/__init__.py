@@ -27,6 +27,7 @@ from kerasmini.book.diagrams import (
     plot_depths,
     plot_module_tree,
     plot_nodes,
+    plot_tape,
 )
 from kerasmini.book.keras_sources import keras_source
 from kerasmini.book.source import SourceView, keras_links, show_source
@@ -36,5 +37,5 @@ from kerasmini.book.trace import Trace, side_by_side, trace
 __all__ = [
     "SourceView", "Trace", "call_steps", "keras_links", "keras_source",
     "plot_call_steps", "plot_classes", "plot_depths", "plot_module_tree",
-    "plot_nodes", "show_source", "side_by_side", "step_lines", "trace",
+    "plot_nodes", "plot_tape", "show_source", "side_by_side", "step_lines", "trace",
 ]

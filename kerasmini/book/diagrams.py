@@ -9,7 +9,8 @@
   find variables;
 * :func:`plot_depths` draws a Functional model's nodes row by row, by depth;
 * :func:`plot_call_steps` draws the numbered steps of ``Layer.__call__``
-  from the banners in its source.
+  from the banners in its source;
+* :func:`plot_tape` draws what a ``GradientTape`` recorded.
 
 Each returns a ``graphviz.Digraph`` in the style of
 :func:`kerasmini.utils.plot.new_digraph`, whose plain-text ``repr`` is a short,
@@ -355,4 +356,53 @@ def plot_call_steps(fn=None):
     dot.description = "\n".join(
         [f"plot_call_steps({fn.__qualname__}): {len(steps)} steps"] +
         [f"  {step.label}. {step.title}" for step in steps])
+    return dot
+
+
+def plot_tape(tape):
+    """Draw what a ``GradientTape`` recorded: one box per primitive call, in
+    record order, with arrows from the values it read (variables, arrays, the
+    outputs of earlier calls) to the value it produced.
+
+    Walking these arrows backwards from the loss is exactly what
+    :meth:`~kerasmini.GradientTape.gradient` does.
+
+    >>> import numpy as np
+    >>> import kerasmini as keras
+    >>> from kerasmini.backend import ops
+    >>> w = keras.Variable(np.ones(2), name="w")
+    >>> with keras.GradientTape(persistent=True) as tape:
+    ...     loss = ops.sum(ops.square(w))
+    >>> plot_tape(tape)
+    plot_tape: 2 records
+      #0 square(w)
+      #1 sum(#0)
+    """
+    dot = new_digraph("tape", rankdir="LR")
+    produced = {}  # id(output) -> record number
+    leaves = {}  # id(value) -> node id of a variable or an array
+    lines = []
+    for number, record in enumerate(tape.records):
+        rid = f"rec_{number}"
+        dot.node(rid, f"#{number} {record.primitive.name}", shape="box",
+                 style="rounded,filled", fillcolor=FILL_NODE)
+        names = []
+        for arg in record.args:
+            if id(arg) in produced:
+                dot.edge(f"rec_{produced[id(arg)]}", rid)
+                names.append(f"#{produced[id(arg)]}")
+                continue
+            if getattr(arg, "__kerasmini_variable__", False):
+                label, fill = arg.path, FILL_TENSOR
+            else:
+                label, fill = f"array {getattr(arg, 'shape', ())}", FILL_INPUT
+            if id(arg) not in leaves:
+                leaves[id(arg)] = f"leaf_{len(leaves)}"
+                dot.node(leaves[id(arg)], label, shape="note", style="filled",
+                         fillcolor=fill)
+            dot.edge(leaves[id(arg)], rid)
+            names.append(label)
+        produced[id(record.out)] = number
+        lines.append(f"  #{number} {record.primitive.name}({', '.join(names)})")
+    dot.description = "\n".join([f"plot_tape: {len(tape.records)} records", *lines])
     return dot

@@ -78,6 +78,17 @@ KERAS_SOURCES: dict[str, KerasSource] = {
         _k2(_K2_BACKEND, 1071, 1077),
         None,
     ),
+    "stop_gradient": KerasSource(
+        _k2(_K2_BACKEND, 4112, 4129),
+        _k3("keras/src/ops/core.py", 676, 697),
+    ),
+    # Keras 3 takes gradients through the backend; the JAX trainer shows it
+    # most plainly (jax.value_and_grad of a stateless loss function)
+    "GradientTape.gradient": KerasSource(
+        None,
+        _k3("keras/src/backend/jax/trainer.py", 39, 96,
+            "JAXTrainer.compute_loss_and_updates"),
+    ),
     "keras_export": KerasSource(
         None,
         _k3("keras/src/api_export.py", 33, 39),
