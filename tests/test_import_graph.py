@@ -9,6 +9,7 @@ import pytest
 
 from kerasmini.book.codebase import (
     find_cycles,
+    floor_graph,
     group_of,
     import_graph,
     imports_inside_functions,
@@ -73,3 +74,8 @@ def test_nothing_but_the_book_imports_the_book():
     for module, targets in GRAPH.items():
         if group_of(module) != "book":
             assert not {t for t in targets if group_of(t) == "book"}, module
+
+
+def test_the_floors_of_chapter_one_form_no_loop():
+    # the drawing in chapter 1: every arrow between floors points one way
+    assert find_cycles(floor_graph()) == []

@@ -169,5 +169,56 @@ def imports_inside_functions() -> list[tuple[str, str]]:
             for node, lazy in _import_statements(path) if lazy]
 
 
-__all__ = ["find_cycles", "group_of", "import_graph", "imports_inside_functions",
-           "imports_of", "list_modules"]
+# The boxes of chapter 1's drawing: subpackages, with the few that hold a low
+# and a high floor cut in two (a model imports saving's archive floor, which
+# imports layers; a layer imports saving's config floor).
+_MODEL_MODULES = {"training", "functional", "sequential", "compile_utils",
+                  "data_adapter"}
+_CONFIG_MODULES = {"activations", "initializers", "regularizers", "constraints"}
+
+
+def floor_of(module: str) -> str:
+    """The box of ``module`` in the drawing of the codebase's floors.
+
+    >>> floor_of("kerasmini.engine.training"), floor_of("kerasmini.saving.stores")
+    ('engine: models', 'saving: archive')
+    """
+    parts = module.split(".")
+    group = group_of(module)
+    if module in ("kerasmini.tree", "kerasmini.api_export"):
+        return "tree, api_export"
+    if module == "kerasmini.engine.keras_tensor":
+        return "KerasTensor"
+    if module == "kerasmini.utils.plot":
+        return "plot_model"
+    if group == "saving":
+        low = parts[-1] in ("serialization", "object_registration")
+        return "saving: configs" if low else "saving: archive"
+    if group == "engine":
+        return "engine: models" if parts[-1] in _MODEL_MODULES else "engine: layers"
+    if group == "top-level":
+        if parts[-1] in _CONFIG_MODULES:
+            return "activations, initializers, ..."
+        if parts[-1] in ("losses", "metrics"):
+            return "losses, metrics"
+        return parts[-1]
+    return group
+
+
+def floor_graph() -> dict[str, set[str]]:
+    """``{floor: floors it imports}``: :func:`import_graph` seen from above.
+
+    >>> find_cycles(floor_graph())
+    []
+    """
+    floors = collections.defaultdict(set)
+    for module, targets in import_graph().items():
+        floors[floor_of(module)]
+        for target in targets:
+            if floor_of(module) != floor_of(target):
+                floors[floor_of(module)].add(floor_of(target))
+    return dict(floors)
+
+
+__all__ = ["find_cycles", "floor_graph", "floor_of", "group_of", "import_graph",
+           "imports_inside_functions", "imports_of", "list_modules"]

@@ -401,8 +401,7 @@ class Layer(Module):
         assert_input_compatibility(self.input_spec, inputs, self.name)
         # 4. Call build (once).
         self._maybe_build(inputs)
-        # 5. Infer the training value: explicit, else the outer call's, else
-        #    the default of `call`'s signature.
+        # 5. Infer the training value: explicit, outer call's, or call's default.
         training_passed = kwargs.get("training") is not None
         training = self._resolve_training(kwargs)
         with call_context.scope(self, training) as ctx:
