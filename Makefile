@@ -1,5 +1,5 @@
 # Everything a reader or CI needs, from a fresh clone with only python3, make and apt:
-#   make test       pytest: unit tests, doctests and every chapter notebook (nbval)
+#   make test       ruff, then pytest: unit tests, doctests and every notebook (nbval)
 #   make book       the website in _build/html (warnings are errors)
 #   make benchmark  time kerasmini's fit on the 8x8 digits
 #   make notebooks  re-run every chapter and store its outputs (after changing kerasmini)
@@ -15,7 +15,7 @@ STAMP  := $(VENV)/.installed
 # Root needs no sudo; everyone else uses it when it exists.
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
 
-.PHONY: venv graphviz test book benchmark notebooks student interop clean
+.PHONY: venv graphviz lint test book benchmark notebooks student interop clean
 
 venv: $(STAMP)
 
@@ -62,7 +62,11 @@ graphviz:
 	  echo "error: Graphviz was installed but 'dot' is not on PATH." >&2; exit 1; }
 	@dot -V
 
-test: venv graphviz
+# ruff first: a lint error fails the run before the slower tests start
+lint: venv
+	$(VENV)/bin/ruff check kerasmini tests tools benchmarks
+
+test: venv graphviz lint
 	$(VPY) -m pytest
 
 book: venv graphviz

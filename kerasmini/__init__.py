@@ -25,23 +25,24 @@ from kerasmini import (
     layers,
     losses,
     metrics,
+    models,
     optimizers,
     regularizers,
+    saving,
     utils,
 )
 from kerasmini.backend import GradientTape, Variable, function, name_scope
+from kerasmini.engine.base_layer import Layer
 from kerasmini.engine.functional import Functional
 from kerasmini.engine.input_layer import Input
 from kerasmini.engine.input_spec import InputSpec
 from kerasmini.engine.keras_tensor import KerasTensor
 from kerasmini.engine.module import Module
-from kerasmini.engine.base_layer import Layer
 from kerasmini.engine.sequential import Sequential
 from kerasmini.engine.training import Model
 from kerasmini.losses import Loss
 from kerasmini.metrics import Metric
 from kerasmini.optimizers import Optimizer
-from kerasmini import models, saving
 
 __version__ = "0.1.0"
 

@@ -354,7 +354,7 @@ def get(identifier):
     its targets; here it means exact-match :class:`Accuracy`.)
 
     >>> get("mse"), get("sparse_categorical_accuracy")
-    (<MeanSquaredError name=mean_squared_error>, <SparseCategoricalAccuracy name=sparse_categorical_accuracy>)
+    (<MeanSquaredError name=mean_squared_error>, <SparseCategoricalAccuracy ...
     """
     return serialization.resolve_identifier(
         identifier, "metric", ALL_OBJECTS_DICT,

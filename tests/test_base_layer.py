@@ -580,7 +580,7 @@ def test_input_and_output_of_called_layer():
 
 def test_input_of_never_called_layer_raises_attribute_error():
     with pytest.raises(AttributeError, match="has never been called"):
-        layers.Dense(2).input
+        _ = layers.Dense(2).input
 
 
 def test_get_output_at_out_of_range_raises():

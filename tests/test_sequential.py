@@ -86,7 +86,7 @@ def test_sequential_unbuilt_inputs_raise_attribute_error():
     model = keras.Sequential([layers.Dense(4)])
     with pytest.raises(AttributeError, match="Sequential model 'sequential' has no "
                                              "defined inputs yet"):
-        model.inputs
+        _ = model.inputs
 
 
 def test_sequential_build_without_shape_raises():

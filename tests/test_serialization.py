@@ -14,10 +14,10 @@ from kerasmini import activations, initializers, layers, regularizers
 from kerasmini.saving import (
     CustomObjectScope,
     deserialize_keras_object,
+    object_registration,
     register_keras_serializable,
     serialize_keras_object,
 )
-from kerasmini.saving import object_registration
 from kerasmini.saving.serialization import SafeModeScope
 
 

@@ -6,8 +6,8 @@ import shutil
 import pytest
 
 import kerasmini as keras
-from kerasmini.utils import plot as plot_module
 from kerasmini.book.diagrams import plot_classes, plot_nodes
+from kerasmini.utils import plot as plot_module
 from kerasmini.utils.plot import plot_model
 
 needs_dot = pytest.mark.skipif(shutil.which("dot") is None,

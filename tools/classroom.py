@@ -44,7 +44,9 @@ def tags(cell):
 def stub_source(text: str) -> str:
     """Replace every solution region of a cell's code by a stub.
 
-    >>> print(stub_source("def f():\\n    ### BEGIN SOLUTION\\n    return 1\\n    ### END SOLUTION\\n"))
+    >>> code = ("def f():\\n    ### BEGIN SOLUTION\\n"
+    ...         "    return 1\\n    ### END SOLUTION\\n")
+    >>> print(stub_source(code))
     def f():
         # YOUR CODE HERE
         raise NotImplementedError()

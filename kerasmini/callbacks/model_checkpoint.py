@@ -28,7 +28,7 @@ class ModelCheckpoint(Callback):
     >>> ModelCheckpoint("model.h5")
     Traceback (most recent call last):
       ...
-    ValueError: The filepath provided must end in `.keras` (Keras model format). Received: filepath=model.h5
+    ValueError: The filepath provided must end in `.keras` (Keras model format). ...
     """
 
     def __init__(self, filepath, monitor="val_loss", verbose=0, save_best_only=False,

@@ -95,7 +95,7 @@ def check_data_cardinality(x, y=None, sample_weight=None):
     >>> check_data_cardinality(np.zeros((4, 2)), np.zeros(3))
     Traceback (most recent call last):
       ...
-    ValueError: Data cardinality is ambiguous. Make sure all arrays contain the same number of samples. 'x' sizes: 4, 'y' sizes: 3
+    ValueError: Data cardinality is ambiguous. Make sure all arrays contain the same ...
     """
     parts = [("x", x), ("y", y), ("sample_weight", sample_weight)]
     sizes = {label: [len(a) for a in flat_arrays(data)] for label, data in parts

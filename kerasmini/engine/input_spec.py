@@ -13,7 +13,7 @@ InputSpec(min_ndim=2, axes={-1: 10})
 >>> assert_input_compatibility(spec, np.zeros((3, 5)), "dense")
 Traceback (most recent call last):
   ...
-ValueError: Input 0 of layer "dense" is incompatible with the layer: expected axis -1 of input shape to have value 10, but received input with shape (3, 5)
+ValueError: Input 0 of layer "dense" is incompatible with the layer: expected axis -1 ...
 """
 
 from kerasmini.api_export import keras_export
@@ -94,7 +94,7 @@ def assert_input_compatibility(input_spec, inputs, layer_name):
     >>> assert_input_compatibility(InputSpec(ndim=2), np.zeros(5), "dense")
     Traceback (most recent call last):
       ...
-    ValueError: Input 0 of layer "dense" is incompatible with the layer: expected ndim=2, found ndim=1. Full shape received: (5,)
+    ValueError: Input 0 of layer "dense" is incompatible with the layer: expected ...
     """
     if not input_spec:
         return

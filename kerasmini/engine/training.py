@@ -228,7 +228,8 @@ class Model(Layer):
             if self._compile_loss is not None:
                 found += self._compile_loss.metrics
         found += [v for k, v in vars(self).items()
-                  if isinstance(v, metrics_module.Metric) and k != "_loss_tracker" and v not in found]
+                  if isinstance(v, metrics_module.Metric) and k != "_loss_tracker"
+                  and v not in found]
         return found
 
     @property

@@ -8,9 +8,9 @@
 from kerasmini.engine.base_layer import Layer
 from kerasmini.engine.input_layer import Input, InputLayer
 from kerasmini.engine.input_spec import InputSpec
+from kerasmini.layers.convolutional.conv2d import Conv2D
 from kerasmini.layers.core.activation import Activation
 from kerasmini.layers.core.dense import Dense
-from kerasmini.layers.convolutional.conv2d import Conv2D
 from kerasmini.layers.core.dropout import Dropout
 from kerasmini.layers.core.embedding import Embedding
 from kerasmini.layers.core.lambda_layer import Lambda
@@ -21,12 +21,12 @@ from kerasmini.layers.pooling.pooling2d import (
     GlobalAveragePooling2D,
     MaxPooling2D,
 )
+from kerasmini.layers.reshaping.flatten import Flatten
+from kerasmini.layers.reshaping.reshape import Reshape
 
 AvgPool2D = AveragePooling2D  # the short names Keras also exports
 GlobalAvgPool2D = GlobalAveragePooling2D
 MaxPool2D = MaxPooling2D
-from kerasmini.layers.reshaping.flatten import Flatten
-from kerasmini.layers.reshaping.reshape import Reshape
 
 __all__ = [
     "Activation", "Add", "AveragePooling2D", "AvgPool2D", "BatchNormalization",

@@ -31,7 +31,7 @@ def get(identifier):
     >>> get("adamw")
     Traceback (most recent call last):
       ...
-    ValueError: Could not interpret optimizer identifier: 'adamw'. Known optimizers: ['adagrad', 'adam', 'rmsprop', 'sgd']
+    ValueError: Could not interpret optimizer identifier: 'adamw'. Known optimizers: ...
     """
     if isinstance(identifier, Optimizer):
         return identifier

@@ -258,7 +258,8 @@ class Optimizer:
         """Create an optimizer from :meth:`get_config`'s output."""
         config_ = dict(config_)
         if isinstance(config_.get("learning_rate"), dict):
-            config_["learning_rate"] = serialization.deserialize_keras_object(config_["learning_rate"])
+            config_["learning_rate"] = serialization.deserialize_keras_object(
+                config_["learning_rate"])
         return cls(**config_)
 
     def __repr__(self):

@@ -78,7 +78,7 @@ def save_model(model, filepath, overwrite=True, **kwargs):
     >>> save_model(Sequential([layers.Input((2,)), layers.Dense(1)]), "model.h5")
     Traceback (most recent call last):
       ...
-    ValueError: Invalid filepath extension for saving. Please add a `.keras` extension for the native Keras format. Received: filepath=model.h5
+    ValueError: Invalid filepath extension for saving. Please add a `.keras` extension ...
     """
     if kwargs:
         raise ValueError(f"The following argument(s) are not supported: "
@@ -113,7 +113,7 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
     >>> load_model("missing.keras")
     Traceback (most recent call last):
       ...
-    ValueError: File not found: filepath=missing.keras. Please ensure the file is an accessible `.keras` file.
+    ValueError: File not found: filepath=missing.keras. Please ensure the file is an ...
     """
     path = _path(filepath)
     _check_source(path, "`.keras`")
@@ -178,7 +178,7 @@ def load_weights(model, filepath, skip_mismatch=False):
     ...     load_weights(big, path)  # doctest: +ELLIPSIS
     Traceback (most recent call last):
       ...
-    ValueError: Cannot load '...w.weights.h5': Layer 'out': weight 'kernel' has shape (2, 3), but the saved value has shape (2, 1).
+    ValueError: Cannot load '...w.weights.h5': Layer 'out': weight 'kernel' has shape ...
     """
     path = _path(filepath)
     if not path.endswith((".weights.h5", ".weights.npz", ".keras")):

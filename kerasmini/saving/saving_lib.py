@@ -242,7 +242,7 @@ def load_state(model, store, skip_mismatch=False, include_optimizer=True):
     >>> load_state(Sequential([layers.Input((2,)), layers.Dense(1, name="d")]), store)
     Traceback (most recent call last):
       ...
-    ValueError: Layer 'd' expected 2 variables, but received 0 variables during loading. Expected: ['kernel', 'bias']
+    ValueError: Layer 'd' expected 2 variables, but received 0 variables during ...
     """
     def visit(obj, path):
         entry = store.get(path)

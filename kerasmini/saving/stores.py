@@ -33,6 +33,7 @@ import zipfile
 
 import numpy as np
 
+
 def _h5py():
     """h5py, imported on first use: reading or writing weights is rare next to
     ``import kerasmini``, and h5py costs tens of milliseconds to import."""

@@ -144,7 +144,7 @@ def print_summary(model, line_length=None, positions=None, print_fn=None,
     >>> lines = []
     >>> print_summary(model, print_fn=lines.append)
     >>> lines[-3:]
-    [' Total params: 3 (12.00 B)', ' Trainable params: 3 (12.00 B)', ' Non-trainable params: 0 (0.00 B)']
+    [' Total params: 3 (12.00 B)', ' Trainable params: 3 (12.00 B)', ' Non-trainable ...
     """
     print_fn = print_fn or print
     line_length_given = line_length

@@ -17,7 +17,7 @@ is scaled by ``gamma`` and shifted by ``beta`` (trainable).
 >>> bn(x, training=True).round(3).ravel().tolist()
 [-1.0, 1.0]
 >>> [w.path for w in bn.weights], bn.moving_mean.numpy()
-(['batch_normalization/gamma', 'batch_normalization/beta', 'batch_normalization/moving_mean', 'batch_normalization/moving_variance'], array([0.02], dtype=float32))
+(['batch_normalization/gamma', 'batch_normalization/beta', ...
 """
 
 from kerasmini import constraints, initializers, regularizers
