@@ -28,13 +28,13 @@ URL_RE = re.compile(
 # The names the chapters link; Module, GradientTape and function live outside
 # keras-team/keras and are in NOT_IN_KERAS instead.
 EXPECTED_KEYS = {
-    "Variable", "Variable.assign", "name_scope", "unique_object_name", "get_uid",
+    "Variable", "Variable.assign", "name_scope", "auto_name", "get_uid",
     "clear_session", "track_variable", "keras_export",
     "Layer", "Layer.__init__", "Layer.build", "Layer.call", "Layer.add_weight",
     "Layer._maybe_build", "Layer.__call__", "Layer.__setattr__",
     "Layer.trainable_weights", "Layer.weights", "Layer.get_weights",
     "Layer.set_weights", "Layer.count_params", "Layer.compute_output_shape",
-    "Layer.get_config", "Layer._set_training_mode",
+    "Layer.get_config", "Layer._resolve_training",
     "InputSpec", "assert_input_compatibility", "KerasTensor", "Input",
     "InputLayer", "Node", "KerasHistory", "Node.iterate_inbound",
     "Node.parent_nodes",
@@ -166,3 +166,36 @@ def test_keras_source_unrelated_key_points_to_table():
 def test_keras_source_name_outside_keras_says_where_it_lives():
     with pytest.raises(ValueError, match="not in keras-team/keras.*TensorFlow"):
         keras_source("Module")
+
+
+def _kerasmini_objects():
+    """``{name: object}`` for every class and function defined in kerasmini."""
+    import importlib
+
+    from kerasmini.book.codebase import list_modules
+
+    found = {}
+    for module_name in list_modules():
+        module = importlib.import_module(module_name)
+        for name, obj in vars(module).items():
+            if (isinstance(obj, type) or callable(obj)) and str(
+                    getattr(obj, "__module__", "")).startswith("kerasmini"):
+                found.setdefault(name, obj)
+    return found
+
+
+def _resolve(key, objects):
+    head, *rest = key.split(".")
+    obj = objects.get(head)
+    for part in rest:
+        if obj is None:
+            return None
+        obj = getattr(obj, part, None)
+    return obj
+
+
+def test_every_table_key_names_a_live_kerasmini_object():
+    # a rename in kerasmini would otherwise drop a chapter's links silently
+    objects = _kerasmini_objects()
+    dead = [key for key in KERAS_SOURCES if _resolve(key, objects) is None]
+    assert dead == [], f"keys naming nothing in kerasmini: {dead}"

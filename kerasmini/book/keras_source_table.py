@@ -62,9 +62,9 @@ KERAS_SOURCES: dict[str, KerasSource] = {
         _k2(_K2_BACKEND, 979, 1005),
         _k3("keras/src/backend/common/name_scope.py", 4, 62),
     ),
-    "unique_object_name": KerasSource(
-        _k2(_K2_BACKEND, 1085, 1138),
-        _k3("keras/src/utils/naming.py", 8, 10, "auto_name"),
+    "auto_name": KerasSource(
+        _k2(_K2_BACKEND, 1085, 1138, "unique_object_name"),
+        _k3("keras/src/utils/naming.py", 8, 10),
     ),
     "get_uid": KerasSource(
         _k2(_K2_BACKEND, 184, 207),
@@ -154,8 +154,8 @@ KERAS_SOURCES: dict[str, KerasSource] = {
         _k2(_K2_LAYER, 687, 730),
         _k3(_K3_LAYER, 1743, 1755),
     ),
-    "Layer._set_training_mode": KerasSource(
-        _k2(_K2_LAYER, 1131, 1172),
+    "Layer._resolve_training": KerasSource(
+        _k2(_K2_LAYER, 1131, 1172, "Layer._set_training_mode"),
         _k3(_K3_LAYER, 1065, 1086, "Layer._resolve_and_populate_arg"),
     ),
     # engine: input spec, symbolic tensors, nodes

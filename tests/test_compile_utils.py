@@ -1,0 +1,116 @@
+"""kerasmini.engine.compile_utils: what compile(loss=..., metrics=...) becomes."""
+
+import numpy as np
+import pytest
+
+from kerasmini import losses, metrics
+from kerasmini.engine.compile_utils import (
+    CompileLoss,
+    CompileMetrics,
+    get_loss,
+    get_metric,
+    is_binary_or_sparse_categorical,
+)
+
+
+@pytest.mark.parametrize("y_true, y_pred, expected", [
+    ((8, 1), (8, 1), "BinaryAccuracy"),             # one unit: binary
+    ((8,), (8, 3), "SparseCategoricalAccuracy"),    # labels of lower rank
+    ((8, 1), (8, 3), "SparseCategoricalAccuracy"),  # (n, 1) labels, 3 classes
+    ((8, 3), (8, 3), "CategoricalAccuracy"),        # one-hot
+])
+def test_accuracy_resolved_from_shapes_as_keras3(y_true, y_pred, expected):
+    metric = get_metric("accuracy", np.zeros(y_true), np.zeros(y_pred))
+    assert type(metric).__name__ == expected and metric.name == "accuracy"
+
+
+def test_acc_alias_keeps_its_name():
+    assert get_metric("acc", np.zeros((4, 1)), np.zeros((4, 1))).name == "acc"
+
+
+def test_binary_or_sparse_flags():
+    assert is_binary_or_sparse_categorical(np.zeros((4, 1)), np.zeros((4, 1))) == \
+        (True, False)
+
+
+@pytest.mark.parametrize("y_true, y_pred, fn", [
+    ((4, 1), (4, 1), "binary_crossentropy"),
+    ((4,), (4, 5), "sparse_categorical_crossentropy"),
+    ((4, 5), (4, 5), "categorical_crossentropy"),
+])
+def test_crossentropy_resolved_from_shapes(y_true, y_pred, fn):
+    loss = get_loss("crossentropy", np.zeros(y_true), np.zeros(y_pred))
+    assert loss.fn.__name__ == fn
+
+
+def test_named_metric_becomes_a_mean_wrapper_named_as_given():
+    metric = get_metric("mae", np.zeros((2, 1)), np.zeros((2, 1)))
+    assert isinstance(metric, metrics.Metric) and metric.name == "mae"
+
+
+def test_compile_loss_weighted_sum_over_outputs():
+    loss = CompileLoss(["mse", "mae"], loss_weights=[1.0, 0.5],
+                       output_names=["a", "b"])
+    y_true = [np.zeros((2, 1)), np.zeros((2, 1))]
+    y_pred = [np.full((2, 1), 2.0), np.full((2, 1), 2.0)]
+    assert float(loss(y_true, y_pred)) == pytest.approx(4.0 + 0.5 * 2.0)
+    assert [m.name for m in loss.metrics] == ["a_loss", "b_loss"]
+
+
+def test_compile_loss_dict_by_output_name():
+    loss = CompileLoss({"b": "mse"}, output_names=["a", "b"])
+    value = loss({"a": np.zeros((2, 1)), "b": np.zeros((2, 1))},
+                 {"a": np.ones((2, 1)), "b": np.full((2, 1), 3.0)})
+    assert float(value) == pytest.approx(9.0)  # only "b" has a loss
+
+
+def test_compile_loss_unknown_output_name_raises():
+    loss = CompileLoss({"c": "mse"}, output_names=["a", "b"])
+    with pytest.raises(ValueError, match="Unknown output names in `loss`"):
+        loss([np.zeros((1, 1))] * 2, [np.zeros((1, 1))] * 2)
+
+
+def test_compile_loss_single_output_one_tracker_less():
+    loss = CompileLoss("mse")
+    loss(np.zeros((2, 1)), np.ones((2, 1)))
+    assert loss.metrics == []
+
+
+def test_compile_metrics_names_with_several_outputs():
+    # Keras 3: with several outputs, a list of metrics has one entry per output
+    compiled = CompileMetrics([["mae"], ["mae"]], None, output_names=["a", "b"])
+    compiled.update_state([np.zeros((2, 1)), np.zeros((2, 1))],
+                          [np.ones((2, 1)), np.full((2, 1), 2.0)])
+    result = {k: float(v) for k, v in compiled.result().items()}
+    assert result == {"a_mae": 1.0, "b_mae": 2.0}
+
+
+def test_compile_metrics_flat_list_with_several_outputs_raises():
+    compiled = CompileMetrics(["mae"], None, output_names=["a", "b"])
+    with pytest.raises(ValueError, match="one entry per output"):
+        compiled.update_state([np.zeros((2, 1))] * 2, [np.ones((2, 1))] * 2)
+
+
+def test_compile_metrics_weighted_metrics_see_sample_weight():
+    compiled = CompileMetrics(None, ["mae"])
+    compiled.update_state(np.zeros((2, 1)), np.array([[1.0], [3.0]]),
+                          sample_weight=np.array([1.0, 0.0]))
+    assert float(compiled.result()["mae"]) == pytest.approx(1.0)
+
+
+def test_compile_metrics_reset_state():
+    compiled = CompileMetrics(["mae"], None)
+    compiled.update_state(np.zeros((2, 1)), np.ones((2, 1)))
+    compiled.reset_state()
+    compiled.update_state(np.zeros((2, 1)), np.full((2, 1), 4.0))
+    assert float(compiled.result()["mae"]) == pytest.approx(4.0)
+
+
+def test_compile_metrics_must_be_a_list():
+    with pytest.raises(ValueError, match="Expected `metrics` argument to be a list"):
+        CompileMetrics("accuracy", None)
+
+
+def test_get_loss_accepts_loss_objects():
+    obj = losses.MeanSquaredError()
+    assert get_loss(obj, np.zeros(1), np.zeros(1)) is obj
