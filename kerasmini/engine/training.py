@@ -311,9 +311,18 @@ class Model(Layer):
         return step if self.run_eagerly else function(step, name=name)
 
     def make_train_function(self, force=False):
-        """``train_step`` as called by ``fit`` (traced unless ``run_eagerly``)."""
-        if self.train_function is None or force:
+        """``train_step`` as called by ``fit`` (traced unless ``run_eagerly``).
+
+        A traced step has the trainable variables of its first call baked in,
+        so it is traced again when ``trainable`` changed since then: freezing a
+        layer between two ``fit`` calls is honoured without recompiling
+        (Keras 3's TensorFlow backend needs ``force=True`` for that).
+        """
+        trainable = tuple(id(v) for v in self.trainable_variables)
+        if self.train_function is None or force or \
+                trainable != getattr(self, "_train_function_variables", None):
             self.train_function = self._make_function(self.train_step, "train_function")
+            self._train_function_variables = trainable
         return self.train_function
 
     def make_test_function(self, force=False):

@@ -101,7 +101,9 @@ class BatchNormalization(Layer):
         def broadcast(v):
             return ops.reshape(v, shape)
 
-        if training:
+        # a frozen BatchNormalization runs in inference mode, even in `fit`, and
+        # keeps its moving statistics (Keras 3 does the same since 2.x)
+        if training and self.trainable:
             mean = ops.mean(inputs, axis=reduce_axes)
             variance = ops.mean(ops.square(ops.subtract(inputs, broadcast(mean))),
                                 axis=reduce_axes)
