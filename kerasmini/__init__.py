@@ -42,14 +42,16 @@ from kerasmini.engine.sequential import Sequential
 from kerasmini.engine.training import Model
 from kerasmini.losses import Loss
 from kerasmini.metrics import Metric
+from kerasmini.ops.operation import Operation
 from kerasmini.optimizers import Optimizer
 
 __version__ = "0.1.0"
 
 __all__ = [
     "Functional", "GradientTape", "Input", "InputSpec", "KerasTensor", "Layer",
-    "Loss", "Metric", "Model", "Module", "Optimizer", "Sequential", "Variable",
+    "Loss", "Metric", "Model", "Module", "Operation", "Optimizer", "Sequential",
+    "Variable",
     "activations", "backend", "callbacks", "constraints", "datasets", "function",
-    "initializers", "layers", "losses", "metrics", "models", "name_scope",
+    "initializers", "layers", "losses", "metrics", "models", "name_scope", "ops",
     "optimizers", "regularizers", "saving", "utils",
 ]

@@ -15,7 +15,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from kerasmini.backend import GradientTape, Primitive, nn, ops
+from kerasmini.backend import GradientTape, Primitive, extra_ops, nn, ops
 
 EPS = 1e-6
 COVERED = set()
@@ -132,7 +132,7 @@ def _differentiable(module):
 
 
 def test_registry_covers_every_differentiable_primitive():
-    names = _differentiable(ops) | _differentiable(nn)
+    names = _differentiable(ops) | _differentiable(nn) | _differentiable(extra_ops)
     assert {"add", "getitem", "scatter", "conv2d", "max_pool2d_gather"} <= names
     missing = sorted(names - COVERED)
     assert not missing, (
@@ -564,3 +564,52 @@ def test_pooling_backprops_are_differentiable(pool, strides, padding):
         lambda a, u: nn._max_pool_gather(a, u, **p), x, normal(rng, x.shape), wrt=[1]
     )
     check_grads(lambda b: nn._avg_pool_backprop(b, input_shape=x.shape, **p), g)
+
+
+# ------------------------------------------------- extra_ops (keras.ops set)
+
+
+@covers("sin", "cos", "expm1")
+@pytest.mark.parametrize("fn", [extra_ops.sin, extra_ops.cos, extra_ops.expm1])
+def test_trigonometry_and_expm1_gradients(fn):
+    check_grads(fn, np.random.default_rng(3).normal(size=(2, 3)))
+
+
+@covers("einsum")
+@pytest.mark.parametrize("spec, shapes", [
+    ("ij,jk->ik", [(2, 3), (3, 4)]),
+    ("bij,jk->bik", [(2, 3, 4), (4, 5)]),
+    ("ij,jk,k->i", [(2, 3), (3, 4), (4,)]),
+    ("ij->j", [(3, 2)]),            # a letter summed out of one operand
+    ("ij,kl->ijkl", [(2, 2), (2, 3)]),
+    ("ij,jk", [(2, 3), (3, 2)]),    # implicit output
+])
+def test_einsum_gradients(spec, shapes):
+    rng = np.random.default_rng(4)
+    args = [rng.normal(size=s) for s in shapes]
+    check_grads(lambda *xs: extra_ops.einsum(spec, *xs), *args)
+    np.testing.assert_allclose(extra_ops.einsum(spec, *args), np.einsum(spec, *args))
+
+
+def test_einsum_refuses_ellipsis_and_repeated_letters():
+    with pytest.raises(ValueError, match="not supported"):
+        extra_ops.einsum("...i,i", np.ones((2, 3)), np.ones(3))
+    with pytest.raises(ValueError, match="repeated within one operand"):
+        extra_ops.einsum("ii->i", np.ones((2, 2)))
+
+
+@covers("cumsum", "flip")
+@pytest.mark.parametrize("axis", [0, 1])
+def test_cumsum_and_flip_gradients(axis):
+    x = np.random.default_rng(5).normal(size=(3, 4))
+    check_grads(lambda v: extra_ops.cumsum(v, axis=axis), x)
+    check_grads(lambda v: extra_ops.flip(v, axis=axis), x)
+
+
+@covers("tile")
+@pytest.mark.parametrize("shape, reps", [((2, 3), (2, 1)), ((3,), (2,)),
+                                         ((2, 3), (2, 2, 2))])
+def test_tile_gradient(shape, reps):
+    x = np.random.default_rng(6).normal(size=shape)
+    check_grads(lambda v: extra_ops.tile(v, reps=reps), x)
+    np.testing.assert_array_equal(extra_ops.tile(x, reps=reps), np.tile(x, reps))

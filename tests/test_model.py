@@ -21,8 +21,11 @@ class MyModel(keras.Model):
 
 
 def test_class_chain_is_module_layer_model_functional_sequential():
+    # Keras 2's chain, with Keras 3's Operation under Layer (a Layer is both)
     chain = [cls.__name__ for cls in keras.Sequential.__mro__]
-    assert chain == ["Sequential", "Functional", "Model", "Layer", "Module", "object"]
+    assert chain == ["Sequential", "Functional", "Model", "Layer", "Module",
+                     "Operation", "object"]
+    assert issubclass(keras.Layer, keras.Operation)
 
 
 def test_model_subclass_name_is_snake_case():

@@ -187,8 +187,9 @@ def floor_of(module: str) -> str:
     group = group_of(module)
     if module in ("kerasmini.tree", "kerasmini.api_export"):
         return "tree, api_export"
-    if module == "kerasmini.engine.keras_tensor":
-        return "KerasTensor"
+    if module in ("kerasmini.engine.keras_tensor", "kerasmini.engine.node",
+                  "kerasmini.ops.operation"):
+        return "KerasTensor, Node, Operation"
     if module == "kerasmini.utils.plot":
         return "plot_model"
     if group == "saving":

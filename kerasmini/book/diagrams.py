@@ -186,7 +186,7 @@ def plot_classes(cls, columns=3, include_object=False):
 
     >>> import kerasmini as keras
     >>> print(repr(plot_classes(keras.Sequential)).splitlines()[0])
-    plot_classes(Sequential): Sequential -> Functional -> Model -> Layer -> Module
+    plot_classes(Sequential): Sequential -> Functional -> Model -> Layer -> Module -> Operation
     """
     if not isinstance(cls, type):
         cls = type(cls)

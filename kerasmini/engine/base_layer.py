@@ -32,7 +32,7 @@ import numpy as np
 from kerasmini import constraints, initializers, regularizers
 from kerasmini.api_export import keras_export
 from kerasmini.backend import config, ops
-from kerasmini.backend.core import convert_to_tensor, is_tensor
+from kerasmini.backend.core import STATE, convert_to_tensor, is_tensor
 from kerasmini.backend.naming import auto_name, name_scope
 from kerasmini.backend.variables import Variable
 from kerasmini.engine import call_context
@@ -49,6 +49,7 @@ from kerasmini.engine.keras_tensor import KerasTensor, any_symbolic, is_keras_te
 from kerasmini.engine.module import Module
 from kerasmini.engine.node import Node
 from kerasmini.engine.shape_inference import dry_run, infer_by_dry_run, to_shape
+from kerasmini.ops.operation import Operation, in_symbolic_scope, symbolic_scope
 from kerasmini.saving import serialization
 from kerasmini.tree import flatten, map_shape_structure, map_structure
 
@@ -62,8 +63,13 @@ _FORGOT_SUPER = (
 
 
 @keras_export(["kerasmini.Layer", "kerasmini.layers.Layer"])
-class Layer(Module):
+class Layer(Module, Operation):
     """The base class of all layers (and, through ``Model``, of all models).
+
+    A layer is a ``Module`` (Keras 2's chain: ``tf.Module`` -> ``Layer``) and
+    an :class:`~kerasmini.ops.operation.Operation` (Keras 3's: ``Operation``
+    -> ``Layer``): it owns weights and can be called on values or on
+    KerasTensors.
 
     Args:
         trainable: whether the layer's weights are updated by training.
@@ -328,7 +334,13 @@ class Layer(Module):
 
     # --------------------------------------------------------------- losses
     def add_loss(self, loss):
-        """Add a scalar loss (e.g. an activity penalty) during ``call``."""
+        """Add a scalar loss (e.g. an activity penalty) during ``call``.
+
+        While an output shape is being worked out (a symbolic call or a dry
+        run) there is no loss to keep, so nothing is added (Keras 3 too).
+        """
+        if in_symbolic_scope() or STATE.symbolic or any_symbolic(loss):
+            return
         self._losses.append(loss)
 
     @property
@@ -383,6 +395,22 @@ class Layer(Module):
                     d is None or isinstance(d, int) for d in out):
                 return KerasTensor(out, dtype)
             return map_shape_structure(lambda s: KerasTensor(s, dtype), out)
+        return self._symbolic_call_spec(args, kwargs)
+
+    def _symbolic_call_spec(self, args, kwargs):
+        """Run ``call`` on the KerasTensors themselves: every ``keras.ops``
+        op answers with a shape and computes nothing (Keras 3 does this
+        through its backend). A ``call`` that uses something else (NumPy, a
+        backend primitive) is dry-run on zeros instead (83/89)."""
+        try:
+            with symbolic_scope(), name_scope(self.name, caller=self):
+                outputs = self.call(*args, **kwargs)
+            if outputs is not None and all(
+                    is_keras_tensor(x) for x in flatten(outputs)):
+                # fresh tensors: `call` may return an input itself (identity)
+                return map_structure(lambda t: KerasTensor(t.shape, t.dtype), outputs)
+        except Exception:  # noqa: BLE001 (anything: the dry run decides)
+            pass
         return infer_by_dry_run(self, args, kwargs)
 
     # ---------------------------------------------------------- __call__
@@ -484,6 +512,8 @@ class Layer(Module):
         return outputs
 
     def _record_node(self, inputs, rest, kwargs, training_passed, outputs):
+        if in_symbolic_scope():
+            return  # working out a shape: the outer layer records the call
         # The Node keeps only what the caller passed: a `training` the
         # framework filled in must be resolved afresh when the graph runs (so
         # `model(x, training=True)` reaches this layer).

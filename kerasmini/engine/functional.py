@@ -215,13 +215,20 @@ class Functional(Model):
 
     # ------------------------------------------------------------ structure
     @property
-    def layers(self):
-        """The model's layers, in decreasing depth (inputs first)."""
+    def operations(self):
+        """Every operation of the graph, layers and ``keras.ops`` calls, in
+        decreasing depth (Keras 3's ``Function.operations``)."""
         return list(self._graph_layers)
 
     @property
+    def layers(self):
+        """The model's layers, in decreasing depth (inputs first); ops called
+        between layers are in :attr:`operations` only, as in Keras 3."""
+        return [op for op in self._graph_layers if isinstance(op, Layer)]
+
+    @property
     def _layers(self):
-        return list(self._graph_layers)
+        return self.layers
 
     @property
     def input_names(self):
@@ -318,6 +325,14 @@ class Functional(Model):
         """
         if not _functional_like_constructor(type(self)):
             return Model.get_config(self)
+        ops_in_graph = [op.name for op in self.operations if not isinstance(op, Layer)]
+        if ops_in_graph:
+            raise NotImplementedError(
+                f"Model '{self.name}' calls keras.ops functions between its layers "
+                f"({', '.join(ops_in_graph)}); kerasmini cannot save such a graph "
+                "yet. Put the computation in a Lambda layer or a custom layer "
+                "with `get_config`."
+            )
         own = self._network_nodes
         layer_configs = []
         for layer in self.layers:

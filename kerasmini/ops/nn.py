@@ -1,0 +1,265 @@
+"""Neural-network ops of ``keras.ops`` (Keras 3's ``keras/src/ops/nn.py``).
+
+Activations, cross-entropies, ``one_hot``, ``moments`` and the convolution
+and pooling of images, each computing through backend primitives on values
+and answering with a shape on KerasTensors:
+
+>>> from kerasmini import ops
+>>> from kerasmini import KerasTensor
+>>> ops.softmax(np.array([0.0, 0.0]))
+array([0.5, 0.5])
+>>> ops.conv(KerasTensor((None, 8, 8, 1)), KerasTensor((3, 3, 1, 4))).shape
+(None, 6, 6, 4)
+"""
+
+import numpy as np
+
+from kerasmini import activations
+from kerasmini import losses as L
+from kerasmini.backend import nn as N
+from kerasmini.backend import ops as B
+from kerasmini.engine.keras_tensor import KerasTensor, any_symbolic
+from kerasmini.ops import shapes
+from kerasmini.ops.families import custom, unary
+
+_M = __name__
+
+
+def _spec(shape, dtype):
+    return KerasTensor(tuple(shape), dtype)
+
+
+def _same(self, x, *args, **kwargs):
+    return _spec(shapes.shape_of(x), shapes.float_result(shapes.dtype_of(x)))
+
+
+Relu, relu = unary("Relu", B.relu, module=_M)
+Sigmoid, sigmoid = unary("Sigmoid", B.sigmoid, module=_M)
+Softplus, softplus = unary("Softplus", B.softplus, module=_M)
+Silu, silu = unary("Silu", activations.swish, module=_M)
+Swish, swish = Silu, silu
+
+
+def _gelu(x, approximate=True):
+    if approximate:  # 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+        inner = B.multiply(float(np.sqrt(2.0 / np.pi)),
+                           B.add(x, B.multiply(0.044715, B.power(x, 3))))
+        return B.multiply(B.multiply(0.5, x), B.add(1.0, B.tanh(inner)))
+    # the exact form needs erf; NumPy has none, so kerasmini keeps the
+    # tanh form (Keras's default) and says so
+    raise NotImplementedError(
+        "kerasmini's gelu has only the tanh approximation (Keras's default). "
+        "Received: approximate=False"
+    )
+
+
+Gelu, gelu = custom("Gelu", _gelu, _same, static_names=("approximate",), module=_M,
+                    summary="Gaussian error linear unit (tanh approximation).",
+                    example=">>> float(ops.gelu(np.array(0.0)))\n    0.0")
+
+
+def _leaky_relu(x, negative_slope=0.2):
+    return activations.leaky_relu(x, negative_slope=negative_slope)
+
+
+LeakyRelu, leaky_relu = custom(
+    "LeakyRelu", _leaky_relu, _same, static_names=("negative_slope",), module=_M,
+    summary="``x`` where positive, ``negative_slope * x`` elsewhere.",
+    example=">>> ops.leaky_relu(np.array([-1.0, 2.0]))\n    array([-0.2,  2. ])")
+
+
+def _elu(x, alpha=1.0):
+    return activations.elu(x, alpha=alpha)
+
+
+Elu, elu = custom("Elu", _elu, _same, static_names=("alpha",), module=_M,
+                  summary="Exponential linear unit.",
+                  example=">>> ops.elu(np.array([0.0, 1.0]))\n    array([0., 1.])")
+
+
+def _softmax(x, axis=-1):
+    return B.softmax(x, axis=axis)
+
+
+def _log_softmax(x, axis=-1):
+    return B.log_softmax(x, axis=axis)
+
+
+Softmax, softmax = custom("Softmax", _softmax, _same, static_names=("axis",),
+                          module=_M, summary="Exponentials normalised along ``axis``.",
+                          example=">>> ops.softmax(KerasTensor((None, 3))).shape\n"
+                                  "    (None, 3)")
+LogSoftmax, log_softmax = custom(
+    "LogSoftmax", _log_softmax, _same, static_names=("axis",), module=_M,
+    summary="The log of ``softmax``, computed stably.",
+    example=">>> ops.log_softmax(KerasTensor((None, 3))).dtype\n    'float32'")
+
+
+def _one_hot(x, num_classes, axis=-1, dtype=None):
+    out = B.one_hot(x, num_classes=num_classes, dtype=dtype or "float32")
+    if axis not in (-1, len(shapes.shape_of(x))):
+        out = B.transpose(out, _moved_axes(len(shapes.shape_of(out)), axis))
+    return out
+
+
+def _moved_axes(ndim, axis):
+    axes = list(range(ndim - 1))
+    axes.insert(axis % ndim, ndim - 1)
+    return axes
+
+
+def _one_hot_spec(self, x, num_classes, axis=-1, dtype=None):
+    shape = list(shapes.shape_of(x))
+    shape.insert(axis % (len(shape) + 1) if axis != -1 else len(shape), num_classes)
+    return _spec(shape, dtype or "float32")
+
+
+OneHot, one_hot = custom(
+    "OneHot", _one_hot, _one_hot_spec, module=_M,
+    summary="Integer labels as vectors with a single 1.",
+    example=">>> ops.one_hot(np.array([0, 2]), 3).tolist()\n"
+            "    [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]")
+
+
+def _per_sample(self, target, output, *args, **kwargs):
+    return _spec(shapes.shape_of(output)[:-1], shapes.float_result(
+        shapes.dtype_of(output)))
+
+
+def _categorical_crossentropy(target, output, from_logits=False, axis=-1):
+    return L.categorical_crossentropy(target, output, from_logits=from_logits,
+                                      axis=axis)
+
+
+def _sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
+    return L.sparse_categorical_crossentropy(target, output, from_logits=from_logits,
+                                             axis=axis)
+
+
+def _binary_crossentropy(target, output, from_logits=False):
+    # elementwise, as Keras 3's ops (the loss function averages the last axis)
+    if from_logits:
+        # max(z, 0) - z t + log(1 + e^-|z|)
+        return B.add(B.subtract(B.relu(output), B.multiply(output, target)),
+                     B.log1p(B.exp(B.negative(B.abs(output)))))
+    p = B.clip(output, 1e-7, 1.0 - 1e-7)
+    return B.negative(B.add(B.multiply(target, B.log(p)),
+                            B.multiply(B.subtract(1.0, target),
+                                       B.log(B.subtract(1.0, p)))))
+
+
+CategoricalCrossentropy, categorical_crossentropy = custom(
+    "CategoricalCrossentropy", _categorical_crossentropy, _per_sample, module=_M,
+    summary="Cross-entropy of one-hot targets, one value per sample.",
+    example=">>> ops.categorical_crossentropy(KerasTensor((None, 3)), "
+            "KerasTensor((None, 3))).shape\n    (None,)")
+SparseCategoricalCrossentropy, sparse_categorical_crossentropy = custom(
+    "SparseCategoricalCrossentropy", _sparse_categorical_crossentropy, _per_sample,
+    module=_M, summary="Cross-entropy of integer targets, one value per sample.",
+    example=">>> float(ops.sparse_categorical_crossentropy(np.array([0]), "
+            "np.array([[1.0, 0.0]]))[0]) < 1e-6\n    True")
+BinaryCrossentropy, binary_crossentropy = custom(
+    "BinaryCrossentropy", _binary_crossentropy,
+    lambda self, target, output, from_logits=False: _spec(
+        shapes.shape_of(output), shapes.float_result(shapes.dtype_of(output))),
+    module=_M, summary="Cross-entropy of 0/1 targets, element by element.",
+    example=">>> ops.binary_crossentropy(np.array([1.0]), np.array([0.0]), "
+            "from_logits=True).round(4)\n    array([0.6931])")
+
+
+def moments(x, axes, keepdims=False):
+    """Mean and variance of ``x`` over ``axes`` (as ``keras.ops.moments``).
+
+    >>> mean, variance = moments(np.array([[1.0, 3.0]]), axes=[1])
+    >>> mean.tolist(), variance.tolist()
+    ([2.0], [1.0])
+    """
+    if any_symbolic((x,)):
+        shape = shapes.reduce_shape(shapes.shape_of(x), tuple(axes), keepdims)
+        dtype = shapes.float_result(shapes.dtype_of(x))
+        return _spec(shape, dtype), _spec(shape, dtype)
+    axes = tuple(axes)
+    mean = B.mean(x, axis=axes, keepdims=True)
+    variance = B.mean(B.square(B.subtract(x, mean)), axis=axes, keepdims=keepdims)
+    if not keepdims:
+        mean = B.squeeze(mean, axis=axes)
+    return mean, variance
+
+
+# --------------------------------------------------------- images (NHWC)
+def _window_spec(shape, window, strides, padding, channels):
+    batch, height, width = shape[0], shape[1], shape[2]
+
+    def length(size, k, s):
+        if size is None:
+            return None
+        if padding == "same":
+            return -(-size // s)
+        return (size - k) // s + 1
+
+    return (batch, length(height, window[0], strides[0]),
+            length(width, window[1], strides[1]), channels)
+
+
+def _pair(value):
+    return N._pair(value, "value")
+
+
+def _conv_spec(self, inputs, kernel, strides=1, padding="valid", data_format=None,
+               dilation_rate=1):
+    shape, k = shapes.shape_of(inputs), shapes.shape_of(kernel)
+    if len(shape) != 4:
+        raise ValueError(
+            "kerasmini's ops.conv supports 2D convolutions of (batch, height, "
+            f"width, channels) inputs. Received: inputs.shape={shape}"
+        )
+    dilation = _pair(dilation_rate)
+    window = ((k[0] - 1) * dilation[0] + 1, (k[1] - 1) * dilation[1] + 1)
+    out = _window_spec(shape, window, _pair(strides), padding, k[3])
+    return _spec(out, shapes.result_type(inputs, kernel))
+
+
+def _conv(inputs, kernel, strides=1, padding="valid", data_format=None,
+          dilation_rate=1):
+    return N.conv2d(inputs, kernel, strides=strides, padding=padding,
+                    dilation_rate=dilation_rate)
+
+
+Conv, conv = custom(
+    "Conv", _conv, _conv_spec, module=_M,
+    summary="2D convolution of ``(batch, height, width, channels)`` inputs.",
+    example=">>> ops.conv(np.ones((1, 4, 4, 1)), np.ones((3, 3, 1, 2))).shape\n"
+            "    (1, 2, 2, 2)")
+
+
+def _pool_spec(self, inputs, pool_size, strides=None, padding="valid",
+               data_format=None):
+    shape = shapes.shape_of(inputs)
+    strides = pool_size if strides is None else strides
+    out = _window_spec(shape, _pair(pool_size), _pair(strides), padding, shape[3])
+    return _spec(out, shapes.dtype_of(inputs))
+
+
+def _max_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
+    return N.max_pool2d(inputs, pool_size=pool_size, strides=strides, padding=padding)
+
+
+def _average_pool(inputs, pool_size, strides=None, padding="valid",
+                  data_format=None):
+    return N.avg_pool2d(inputs, pool_size=pool_size, strides=strides, padding=padding)
+
+
+MaxPool, max_pool = custom(
+    "MaxPool", _max_pool, _pool_spec, module=_M,
+    summary="The largest value of each window (2D).",
+    example=">>> ops.max_pool(KerasTensor((None, 8, 8, 3)), 2).shape\n"
+            "    (None, 4, 4, 3)")
+AveragePool, average_pool = custom(
+    "AveragePool", _average_pool, _pool_spec, module=_M,
+    summary="The mean of each window (2D).",
+    example=">>> ops.average_pool(np.ones((1, 4, 4, 1)), 2).shape\n"
+            "    (1, 2, 2, 1)")
+
+__all__ = [name for name in dir() if not name.startswith("_") and name not in (
+    "np", "activations", "L", "N", "B", "KerasTensor", "any_symbolic", "shapes",
+    "custom", "unary")]

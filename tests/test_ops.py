@@ -1,0 +1,262 @@
+"""kerasmini.ops: every op computes like NumPy on arrays, answers with the same
+shape and dtype on KerasTensors without computing, is differentiable where it
+should be, and works between layers of a functional model."""
+
+import numpy as np
+import pytest
+
+import kerasmini as keras
+from kerasmini import KerasTensor, ops
+from kerasmini.ops.operation import Operation
+
+RNG = np.random.default_rng(0)
+A = RNG.normal(size=(2, 3)).astype("float32")
+B = RNG.normal(size=(3, 4)).astype("float32")
+P = np.abs(A) + 0.5  # positive, for log and sqrt
+V = RNG.normal(size=(3,)).astype("float32")
+IMG = RNG.normal(size=(2, 6, 6, 3)).astype("float32")
+KER = RNG.normal(size=(3, 3, 3, 4)).astype("float32")
+
+# name, call, the NumPy reference (None: only compare shapes and dtypes)
+CASES = [
+    ("abs", lambda o: o.abs(A), lambda: np.abs(A)),
+    ("negative", lambda o: o.negative(A), lambda: -A),
+    ("exp", lambda o: o.exp(A), lambda: np.exp(A)),
+    ("expm1", lambda o: o.expm1(A), lambda: np.expm1(A)),
+    ("log", lambda o: o.log(P), lambda: np.log(P)),
+    ("log1p", lambda o: o.log1p(P), lambda: np.log1p(P)),
+    ("sqrt", lambda o: o.sqrt(P), lambda: np.sqrt(P)),
+    ("square", lambda o: o.square(A), lambda: A ** 2),
+    ("tanh", lambda o: o.tanh(A), lambda: np.tanh(A)),
+    ("sin", lambda o: o.sin(A), lambda: np.sin(A)),
+    ("cos", lambda o: o.cos(A), lambda: np.cos(A)),
+    ("sign", lambda o: o.sign(A), lambda: np.sign(A)),
+    ("floor", lambda o: o.floor(A), lambda: np.floor(A)),
+    ("round", lambda o: o.round(A), lambda: np.round(A)),
+    ("add", lambda o: o.add(A, V), lambda: A + V),
+    ("subtract", lambda o: o.subtract(A, V), lambda: A - V),
+    ("multiply", lambda o: o.multiply(A, 2.0), lambda: A * 2),
+    ("divide", lambda o: o.divide(A, P), lambda: A / P),
+    ("power", lambda o: o.power(P, 2.0), lambda: P ** 2),
+    ("maximum", lambda o: o.maximum(A, 0.0), lambda: np.maximum(A, 0)),
+    ("minimum", lambda o: o.minimum(A, V), lambda: np.minimum(A, V)),
+    ("greater", lambda o: o.greater(A, 0.0), lambda: A > 0),
+    ("equal", lambda o: o.equal(A, A), lambda: A == A),
+    ("logical_and", lambda o: o.logical_and(A > 0, A < 1), lambda: (A > 0) & (A < 1)),
+    ("where", lambda o: o.where(A > 0, A, V), lambda: np.where(A > 0, A, V)),
+    ("clip", lambda o: o.clip(A, -0.5, 0.5), lambda: np.clip(A, -0.5, 0.5)),
+    ("sum", lambda o: o.sum(A, axis=1), lambda: A.sum(1)),
+    ("sum_keepdims", lambda o: o.sum(A, axis=0, keepdims=True),
+     lambda: A.sum(0, keepdims=True)),
+    ("mean", lambda o: o.mean(A), lambda: A.mean()),
+    ("max", lambda o: o.max(A, axis=-1), lambda: A.max(-1)),
+    ("min", lambda o: o.min(A, axis=0), lambda: A.min(0)),
+    ("var", lambda o: o.var(A, axis=1), lambda: A.var(1)),
+    ("std", lambda o: o.std(A, axis=1), lambda: A.std(1)),
+    ("argmax", lambda o: o.argmax(A, axis=1), lambda: A.argmax(1)),
+    ("argmin", lambda o: o.argmin(A, axis=0), lambda: A.argmin(0)),
+    ("cumsum", lambda o: o.cumsum(A, axis=1), lambda: A.cumsum(1)),
+    ("reshape", lambda o: o.reshape(A, (3, 2)), lambda: A.reshape(3, 2)),
+    ("reshape_inferred", lambda o: o.reshape(A, (-1,)), lambda: A.reshape(-1)),
+    ("transpose", lambda o: o.transpose(A), lambda: A.T),
+    ("swapaxes", lambda o: o.swapaxes(IMG, 1, 3), lambda: IMG.swapaxes(1, 3)),
+    ("expand_dims", lambda o: o.expand_dims(A, 1), lambda: A[:, None]),
+    ("squeeze", lambda o: o.squeeze(A[:, None], axis=1), lambda: A),
+    ("concatenate", lambda o: o.concatenate([A, A], axis=1),
+     lambda: np.concatenate([A, A], 1)),
+    ("stack", lambda o: o.stack([A, A], axis=0), lambda: np.stack([A, A])),
+    ("broadcast_to", lambda o: o.broadcast_to(V, (2, 3)),
+     lambda: np.broadcast_to(V, (2, 3))),
+    ("take", lambda o: o.take(A, np.array([2, 0]), axis=1), lambda: A[:, [2, 0]]),
+    ("pad", lambda o: o.pad(A, ((1, 0), (0, 2))), lambda: np.pad(A, ((1, 0), (0, 2)))),
+    ("tile", lambda o: o.tile(A, (2, 1)), lambda: np.tile(A, (2, 1))),
+    ("flip", lambda o: o.flip(A, axis=1), lambda: A[:, ::-1]),
+    ("ravel", lambda o: o.ravel(A), lambda: A.ravel()),
+    ("get_item", lambda o: o.get_item(A, (slice(None), 1)), lambda: A[:, 1]),
+    ("get_item_ellipsis", lambda o: o.get_item(IMG, (Ellipsis, 0)),
+     lambda: IMG[..., 0]),
+    ("get_item_newaxis", lambda o: o.get_item(A, (None, slice(0, 2))),
+     lambda: A[None, 0:2]),
+    ("matmul", lambda o: o.matmul(A, B), lambda: A @ B),
+    ("matmul_vector", lambda o: o.matmul(A, V), lambda: A @ V),
+    ("einsum", lambda o: o.einsum("ij,jk->ik", A, B), lambda: A @ B),
+    ("relu", lambda o: o.relu(A), lambda: np.maximum(A, 0)),
+    ("sigmoid", lambda o: o.sigmoid(A), lambda: 1 / (1 + np.exp(-A))),
+    ("softplus", lambda o: o.softplus(A), lambda: np.log1p(np.exp(A))),
+    ("silu", lambda o: o.silu(A), lambda: A / (1 + np.exp(-A))),
+    ("gelu", lambda o: o.gelu(A), lambda: 0.5 * A * (1 + np.tanh(
+        np.sqrt(2 / np.pi) * (A + 0.044715 * A ** 3)))),
+    ("leaky_relu", lambda o: o.leaky_relu(A), lambda: np.where(A > 0, A, 0.2 * A)),
+    ("softmax", lambda o: o.softmax(A), lambda: np.exp(A) / np.exp(A).sum(
+        -1, keepdims=True)),
+    ("log_softmax", lambda o: o.log_softmax(A), lambda: A - np.log(np.exp(A).sum(
+        -1, keepdims=True))),
+    ("one_hot", lambda o: o.one_hot(np.array([0, 2]), 3), lambda: np.eye(3)[[0, 2]]),
+    ("cast", lambda o: o.cast(A, "int32"), lambda: A.astype("int32")),
+    ("stop_gradient", lambda o: o.stop_gradient(A), lambda: A),
+    ("conv", lambda o: o.conv(IMG, KER), None),
+    ("conv_same_strided", lambda o: o.conv(IMG, KER, strides=2, padding="same"),
+     None),
+    ("max_pool", lambda o: o.max_pool(IMG, 2), lambda: IMG.reshape(
+        2, 3, 2, 3, 2, 3).max(axis=(2, 4))),
+    ("average_pool", lambda o: o.average_pool(IMG, 2), lambda: IMG.reshape(
+        2, 3, 2, 3, 2, 3).mean(axis=(2, 4))),
+    ("categorical_crossentropy", lambda o: o.categorical_crossentropy(
+        np.eye(3, dtype="float32")[[0, 1]], o.softmax(A)), None),
+    ("binary_crossentropy", lambda o: o.binary_crossentropy(
+        (A > 0).astype("float32"), A, from_logits=True), None),
+]
+
+
+def _symbolic(value):
+    """A KerasTensor like ``value`` (an array stays an array inside lists)."""
+    if isinstance(value, np.ndarray):
+        return KerasTensor(value.shape, value.dtype.name)
+    return value
+
+
+class _SymbolicOps:
+    """``ops`` with every array argument turned into a KerasTensor."""
+
+    def __getattr__(self, name):
+        fn = getattr(ops, name)
+
+        def call(*args, **kwargs):
+            args = [[_symbolic(a) for a in arg] if isinstance(arg, list)
+                    else _symbolic(arg) for arg in args]
+            return fn(*args, **kwargs)
+        return call
+
+
+@pytest.mark.parametrize("name, call, reference", CASES, ids=[c[0] for c in CASES])
+def test_op_eager_value_matches_numpy(name, call, reference):
+    if reference is None:
+        pytest.skip("compared elsewhere (backend tests)")
+    np.testing.assert_allclose(np.asarray(call(ops), dtype=float),
+                               np.asarray(reference(), dtype=float),
+                               rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("name, call, reference", CASES, ids=[c[0] for c in CASES])
+def test_op_symbolic_spec_matches_eager_result(name, call, reference):
+    eager = np.asarray(call(ops))
+    symbolic = call(_SymbolicOps())
+    assert isinstance(symbolic, KerasTensor), type(symbolic)
+    assert symbolic.shape == eager.shape, name
+    assert symbolic.dtype == eager.dtype.name, name
+
+
+def test_symbolic_op_computes_nothing_and_records_a_node():
+    x = KerasTensor((None, 3))
+    y = ops.relu(x)
+    op = y._keras_history.operation
+    assert isinstance(op, Operation) and type(op).__name__ == "Relu"
+    assert op._inbound_nodes[0].keras_inputs == [x]
+
+
+def test_unknown_dimensions_follow_the_rules():
+    x = KerasTensor((None, 4, 3))
+    assert ops.matmul(x, KerasTensor((3, 5))).shape == (None, 4, 5)
+    assert ops.reshape(x, (-1, 12)).shape == (None, 12)
+    assert ops.concatenate([x, x], axis=0).shape == (None, 4, 3)
+    assert ops.mean(x, axis=(1, 2)).shape == (None,)
+    assert ops.expand_dims(x, 0).shape == (1, None, 4, 3)
+
+
+def test_bad_arguments_get_clear_errors():
+    with pytest.raises(ValueError, match="Inner dimensions of matmul do not match"):
+        ops.matmul(KerasTensor((None, 3)), KerasTensor((4, 5)))
+    with pytest.raises(ValueError, match="Cannot broadcast shapes"):
+        ops.add(KerasTensor((2, 3)), KerasTensor((4,)))
+    with pytest.raises(ValueError, match="out of bounds"):
+        ops.sum(KerasTensor((2, 3)), axis=2)
+
+
+def test_ops_are_differentiable_through_the_tape():
+    w = keras.Variable(B, name="w")
+    with keras.GradientTape() as tape:
+        loss = ops.mean(ops.square(ops.relu(ops.matmul(A, w))))
+    grad = tape.gradient(loss, w)
+    h = A @ B
+    expected = A.T @ (2 * np.maximum(h, 0) * (h > 0) / h.size)
+    np.testing.assert_allclose(grad, expected, rtol=1e-5)
+
+
+def test_ops_are_traced_by_function():
+    f = keras.function(lambda x: ops.sum(ops.exp(x), axis=-1))
+    first, second = f(A), f(A * 2)
+    np.testing.assert_allclose(second, np.exp(A * 2).sum(-1), rtol=1e-6)
+    assert f.trace_count == 1 and first.shape == (2,)
+
+
+def test_keras_tensor_operators_make_ops():
+    x = keras.Input((3,))
+    y = (x * 2.0 + 1.0) @ KerasTensor((3, 2))
+    assert y.shape == (None, 2)
+    assert type(y._keras_history.operation).__name__ == "Matmul"
+    assert (-x)[:, 0].shape == (None,)
+
+
+def test_ops_between_layers_of_a_functional_model_train_with_fit():
+    keras.utils.set_random_seed(0)
+    x = keras.Input((4,))
+    h = ops.relu(keras.layers.Dense(8)(x))
+    out = keras.layers.Dense(1)(ops.concatenate([h, x], axis=-1))
+    model = keras.Model(x, out)
+    names = [op.name for op in model.operations]
+    assert "relu" in names and "concatenate" in names
+    assert [layer.name for layer in model.layers] == ["input_layer", "dense", "dense_1"]
+    data = RNG.normal(size=(64, 4)).astype("float32")
+    target = data.sum(axis=1, keepdims=True)
+    model.compile(optimizer="adam", loss="mse")
+    history = model.fit(data, target, epochs=5, verbose=0)
+    assert history.history["loss"][-1] < history.history["loss"][0]
+    np.testing.assert_allclose(model.predict(data[:2], verbose=0),
+                               model(data[:2]), rtol=1e-6)
+
+
+def test_a_model_with_ops_refuses_to_save_with_a_clear_error(tmp_path):
+    x = keras.Input((2,))
+    model = keras.Model(x, ops.relu(keras.layers.Dense(2)(x)))
+    with pytest.raises(NotImplementedError, match="calls keras.ops functions"):
+        model.save(tmp_path / "m.keras")
+
+
+def test_custom_layer_written_with_ops_works_on_keras_input():
+    class Linear(keras.Layer):
+        def __init__(self, units):
+            super().__init__()
+            self.units = units
+
+        def build(self, input_shape):
+            self.w = self.add_weight(shape=(input_shape[-1], self.units))
+            self.b = self.add_weight(shape=(self.units,), initializer="zeros")
+
+        def call(self, x):
+            return keras.ops.matmul(x, self.w) + self.b
+
+    x = keras.Input((5,))
+    layer = Linear(3)
+    y = layer(x)
+    model = keras.Model(x, y)
+    assert y.shape == (None, 3) and model.count_params() == 18
+    assert [op.name for op in model.operations] == ["input_layer", "linear"]
+    np.testing.assert_allclose(model(np.ones((2, 5))),
+                               np.ones((2, 5)) @ layer.w.numpy(), rtol=1e-6)
+
+
+def test_custom_layer_using_numpy_still_infers_by_dry_run():
+    class NumpyDouble(keras.Layer):
+        def call(self, x):
+            return np.asarray(x) * 2
+
+    assert NumpyDouble()(keras.Input((4,))).shape == (None, 4)
+
+
+def test_moments_and_cond():
+    mean, variance = ops.moments(A, axes=[0])
+    np.testing.assert_allclose(mean, A.mean(0), rtol=1e-6)
+    np.testing.assert_allclose(variance, A.var(0), rtol=1e-5)
+    assert ops.cond(np.array(False), lambda: 1, lambda: 2) == 2
+    m, v = ops.moments(KerasTensor((None, 3)), axes=[0])
+    assert m.shape == v.shape == (3,)
