@@ -26,7 +26,9 @@ from kerasmini import (
     losses,
     metrics,
     models,
+    ops,
     optimizers,
+    random,
     regularizers,
     saving,
     utils,
@@ -53,5 +55,5 @@ __all__ = [
     "Variable",
     "activations", "backend", "callbacks", "constraints", "datasets", "function",
     "initializers", "layers", "losses", "metrics", "models", "name_scope", "ops",
-    "optimizers", "regularizers", "saving", "utils",
+    "optimizers", "random", "regularizers", "saving", "utils",
 ]

@@ -50,6 +50,7 @@ from kerasmini.engine.module import Module
 from kerasmini.engine.node import Node
 from kerasmini.engine.shape_inference import dry_run, infer_by_dry_run, to_shape
 from kerasmini.ops.operation import Operation, in_symbolic_scope, symbolic_scope
+from kerasmini.random.seed_generator import SeedGenerator
 from kerasmini.saving import serialization
 from kerasmini.tree import flatten, map_shape_structure, map_structure
 
@@ -207,9 +208,23 @@ class Layer(Module, Operation):
             return self.weights
         return [w for w in self.weights if not w.trainable]
 
-    variables = property(lambda self: self.weights)
+    @property
+    def variables(self):
+        r"""All state: the weights, then the random seeds of the layer's
+        ``SeedGenerator``\ s (Keras 3: seeds are variables, not weights)."""
+        return self.weights + self._seed_states()
+
     trainable_variables = property(lambda self: self.trainable_weights)
-    non_trainable_variables = property(lambda self: self.non_trainable_weights)
+
+    @property
+    def non_trainable_variables(self):
+        """The non-trainable weights and the seed states."""
+        return self.non_trainable_weights + self._seed_states()
+
+    def _seed_states(self):
+        return _dedup([value.state for layer in self._flatten_layers()
+                       for value in vars(layer).values()
+                       if isinstance(value, SeedGenerator)])
 
     def add_weight(self, *args, shape=None, initializer=None, dtype=None,
                    trainable=True, regularizer=None, constraint=None, name=None):

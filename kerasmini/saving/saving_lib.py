@@ -36,6 +36,7 @@ import zipfile
 from kerasmini.backend.naming import to_snake_case
 from kerasmini.engine.base_layer import Layer
 from kerasmini.optimizers.optimizer import Optimizer
+from kerasmini.random.seed_generator import SeedGenerator
 from kerasmini.saving.serialization import (
     deserialize_keras_object,
     serialize_keras_object,
@@ -146,7 +147,7 @@ def save_weights(model, filepath):
 
 # ------------------------------------------------------------- the walk
 def _saveable(obj):
-    return isinstance(obj, (Layer, Optimizer))
+    return isinstance(obj, (Layer, Optimizer, SeedGenerator))
 
 
 def walk(obj):
