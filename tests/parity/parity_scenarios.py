@@ -1,0 +1,675 @@
+"""The book's scenarios, written once and run by both kerasmini and real Keras.
+
+Each scenario is a function of the ``keras`` module (``import kerasmini as
+keras`` or the real ``keras``) that returns JSON-able observations: a dict from
+an observation name to a value. The runner compares the two dicts key by key.
+This file imports neither library, so the real-Keras subprocess can load it.
+
+``CHAPTER`` maps each scenario to the book chapter it checks; ``KNOWN`` lists,
+per scenario, observations that differ on purpose (with the reason), and
+``XFAIL`` the scenarios where kerasmini differs from Keras although the book
+teaches them as equal (with the precise difference).
+
+>>> sorted(set(CHAPTER.values()))[:2]
+[1, 2]
+"""
+
+import itertools
+import os
+import re
+
+import numpy as np
+
+SCENARIOS = {}
+CHAPTER = {}
+KNOWN = {}
+XFAIL = {}
+TOLERANCE = {}  # scenario -> absolute/relative tolerance for its floats
+
+
+def scenario(chapter, known=None, xfail=None, tol=1e-6):
+    """Register a scenario for ``chapter`` (documented differences in ``known``)."""
+    def register(fn):
+        SCENARIOS[fn.__name__] = fn
+        CHAPTER[fn.__name__] = chapter
+        KNOWN[fn.__name__] = dict(known or {})
+        TOLERANCE[fn.__name__] = tol
+        if xfail:
+            XFAIL[fn.__name__] = xfail
+        return fn
+    return register
+
+
+def fresh(keras):
+    keras.backend.clear_session()
+    keras.utils.set_random_seed(0)
+
+
+def error_of(fn):
+    """The exception class name ``fn()`` raises, or ``None``."""
+    try:
+        fn()
+    except Exception as error:  # noqa: BLE001 (its type is the observation)
+        return type(error).__name__
+    return None
+
+
+def set_known_weights(model):
+    """Give every weight of ``model`` the same deterministic values on both sides."""
+    rng = np.random.default_rng(42)
+    model.set_weights([rng.normal(scale=0.5, size=tuple(w.shape)).astype("float32")
+                       for w in model.get_weights()])
+
+
+def to_numpy(keras, value):
+    """A NumPy copy of ``value`` (Keras's torch tensors refuse ``np.asarray``)."""
+    ops = getattr(keras, "ops", None)
+    return np.asarray(ops.convert_to_numpy(value) if ops else value)
+
+
+def functional_class(keras):
+    """The class ``Model(inputs, outputs)`` returns (not public in Keras 3)."""
+    x = keras.Input(shape=(1,))
+    return type(keras.Model(x, keras.layers.Dense(1)(x)))
+
+
+def history(tensor):
+    layer, node_index, tensor_index = tensor._keras_history
+    return [layer.name, node_index, tensor_index]
+
+
+def summary_figures(model):
+    lines = []
+    model.summary(print_fn=lambda line, *args, **kwargs: lines.append(str(line)))
+    text = "\n".join(lines)
+    figures = {}
+    for label in ("Total params", "Trainable params", "Non-trainable params"):
+        match = re.search(label + r":\s*([\d,]+)", text)
+        figures[label] = int(match.group(1).replace(",", "")) if match else None
+    return figures
+
+
+# -- chapter 1: where things live ------------------------------------------------
+
+@scenario(1, known={
+    "Module": "Keras 3 has no public Module class (chapter 8's table: kerasmini "
+              "keeps Keras 2's tf.Module role)",
+    "Functional": "Keras 3 does not export Functional (keras.src.models.functional)",
+    "ops": "kerasmini's ops are keras.backend.ops; Keras 3 exports keras.ops"})
+def ch01_public_names(keras):
+    names = ["Layer", "Model", "Functional", "Sequential", "Input", "Variable",
+             "name_scope", "KerasTensor", "Module"]
+    found = {name: hasattr(keras, name) for name in names}
+    found["ops"] = hasattr(keras, "ops")
+    found["layers.Dense"] = hasattr(keras.layers, "Dense")
+    found["layers.InputSpec"] = hasattr(keras.layers, "InputSpec")
+    return found
+
+
+@scenario(1, known={"Sequential<Functional": "chapter 8's table: Keras 3's Sequential "
+                                             "is a Model holding a Functional"})
+def ch01_class_chain(keras):
+    functional = functional_class(keras)
+    return {"Sequential<Functional": issubclass(keras.Sequential, functional),
+            "Functional<Model": issubclass(functional, keras.Model),
+            "Model<Layer": issubclass(keras.Model, keras.Layer),
+            "Dense<Layer": issubclass(keras.layers.Dense, keras.Layer)}
+
+
+# -- chapter 2: Variable and name_scope -------------------------------------------
+
+@scenario(2)
+def ch02_variable_assign(keras):
+    fresh(keras)
+    v = keras.Variable(np.zeros(3), name="v")
+    y = v + 1.0
+    before = to_numpy(keras, y).tolist()
+    v.assign([10.0, 20.0, 30.0])
+    v.assign_add([1.0, 1.0, 1.0])
+    v.assign_sub([0.5, 0.5, 0.5])
+    return {"name": v.name, "path": v.path, "value": np.asarray(v.numpy()).tolist(),
+            "y unchanged": to_numpy(keras, y).tolist() == before, "shape": list(v.shape),
+            "trainable": v.trainable}
+
+
+@scenario(2, xfail="chapter 2 prints Variable(np.zeros(3)) with dtype=float32; "
+                   "Keras 3 keeps the NumPy array's float64")
+def ch02_variable_dtype(keras):
+    fresh(keras)
+    return {"dtype": str(keras.Variable(np.zeros(3), name="v").dtype)}
+
+
+@scenario(2)
+def ch02_name_scope_paths(keras):
+    fresh(keras)
+    with keras.name_scope("encoder"):
+        with keras.name_scope("dense"):
+            kernel = keras.Variable(np.zeros((2, 2)), name="kernel")
+        unnamed = keras.Variable(0.0)
+    return {"kernel": [kernel.name, kernel.path], "unnamed": [unnamed.name, unnamed.path]}
+
+
+@scenario(2)
+def ch02_layer_tracks_variables(keras):
+    # The book's Module tracking, shown on a Layer (Keras 3 tracks in Layer).
+    fresh(keras)
+
+    class Linear(keras.Layer):
+        def __init__(self, n_out, **kwargs):
+            super().__init__(**kwargs)
+            self.n_out = n_out
+
+        def build(self, input_shape):
+            self.w = self.add_weight(shape=(input_shape[-1], self.n_out), name="w")
+            self.b = self.add_weight(shape=(self.n_out,), initializer="zeros", name="b")
+
+        def call(self, x):
+            return ops_of(keras).matmul(x, self.w) + self.b
+
+    class MLP(keras.Layer):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.first = Linear(4, name="first")
+            self.second = Linear(2, name="second")
+
+        def call(self, x):
+            return self.second(self.first(x))
+
+    mlp = MLP(name="mlp")
+    mlp(np.ones((1, 3), dtype="float32"))
+    return {"paths": sorted(v.path for v in mlp.weights),
+            "trainable": sorted(v.path for v in mlp.trainable_weights),
+            "non_trainable": sorted(v.path for v in mlp.non_trainable_weights),
+            "count": mlp.count_params()}
+
+
+@scenario(2, xfail="a Variable assigned as an attribute of a Layer: Keras 3's "
+                   "Layer tracks it (weights ['scale'], non-trainable, count 1); "
+                   "kerasmini's Layer.weights omit it (only keras.Module tracks "
+                   "attributes)")
+def ch02_layer_tracks_variable_attribute(keras):
+    fresh(keras)
+
+    class Scaled(keras.Layer):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.scale = keras.Variable(1.0, trainable=False, name="scale")
+
+        def call(self, x):
+            return x * self.scale
+
+    layer = Scaled(name="scaled")
+    layer(np.ones((1, 3), dtype="float32"))
+    return {"weights": [v.name for v in layer.weights],
+            "non_trainable": [v.name for v in layer.non_trainable_weights],
+            "count": layer.count_params()}
+
+
+# -- chapter 3: Layer, build, add_weight --------------------------------------------
+
+def ops_of(keras):
+    return getattr(keras, "ops", None) or keras.backend.ops
+
+
+def simple_dense(keras):
+    class SimpleDense(keras.Layer):
+        def __init__(self, units=32, **kwargs):
+            super().__init__(**kwargs)
+            self.units = units
+
+        def build(self, input_shape):
+            self.w = self.add_weight(shape=(input_shape[-1], self.units),
+                                     initializer="random_normal", name="w")
+            self.b = self.add_weight(shape=(self.units,), initializer="zeros", name="b")
+
+        def call(self, inputs):
+            return ops_of(keras).matmul(inputs, self.w) + self.b
+
+    return SimpleDense
+
+
+@scenario(3, known={"private lists": "chapter 3's table: Keras 3 keeps weights in a "
+                                     "Tracker, not in _trainable_weights lists"})
+def ch03_simple_dense(keras):
+    fresh(keras)
+    SimpleDense = simple_dense(keras)
+    layer = SimpleDense(4)
+    before = {"name": layer.name, "built": layer.built, "weights": len(layer.weights)}
+    y = layer(np.ones((2, 3), dtype="float32"))
+    second = SimpleDense(4)
+    return {"before": before, "shape": list(y.shape), "built": layer.built,
+            "paths": [w.path for w in layer.weights],
+            "trainable": [w.path for w in layer.trainable_weights],
+            "non_trainable": [w.path for w in layer.non_trainable_weights],
+            "w is first": layer.w is layer.trainable_weights[0],
+            "private lists": hasattr(layer, "_trainable_weights"),
+            "count_params": layer.count_params(), "second name": second.name}
+
+
+@scenario(3)
+def ch03_trainable_flag(keras):
+    fresh(keras)
+
+    class CountingDense(simple_dense(keras)):
+        def build(self, input_shape):
+            super().build(input_shape)
+            self.calls = self.add_weight(shape=(), dtype="int64", initializer="zeros",
+                                         trainable=False, name="calls")
+
+    layer = CountingDense(2, name="counting")
+    layer(np.ones((1, 3), dtype="float32"))
+    seen = {"all": [w.name for w in layer.weights],
+            "trainable": [w.name for w in layer.trainable_weights],
+            "non_trainable": [w.name for w in layer.non_trainable_weights]}
+    layer.trainable = False
+    seen["frozen trainable"] = [w.name for w in layer.trainable_weights]
+    seen["frozen non_trainable"] = [w.name for w in layer.non_trainable_weights]
+    layer.trainable = True
+    seen["calls dtype"] = str(layer.calls.dtype)
+    return seen
+
+
+# -- chapter 4: lazy building and InputSpec -------------------------------------------
+
+@scenario(4)
+def ch04_lazy_dense(keras):
+    fresh(keras)
+    a, b = keras.layers.Dense(3), keras.layers.Dense(3)
+    seen = {"names": [a.name, b.name], "weights before": len(a.weights),
+            "built before": a.built}
+    a(np.ones((2, 4), dtype="float32"))
+    b(np.ones((2, 7), dtype="float32"))
+    seen.update({"a.kernel": list(a.kernel.shape), "b.kernel": list(b.kernel.shape),
+                 "built": [a.built, b.built],
+                 "paths": [w.path for w in a.weights + b.weights]})
+    return seen
+
+
+@scenario(4)
+def ch04_build_receives(keras):
+    fresh(keras)
+    got = []
+
+    class ShapeProbe(keras.Layer):
+        def build(self, input_shape):
+            got.append([type(input_shape).__name__, list(input_shape)])
+
+        def call(self, inputs):
+            return inputs
+
+    ShapeProbe()(np.ones((2, 4)))
+    ShapeProbe()(keras.Input(shape=(5,)))
+    return {"build args": got}
+
+
+@scenario(4)
+def ch04_input_spec_errors(keras):
+    fresh(keras)
+    dense = keras.layers.Dense(3)
+    seen = {"spec before": dense.input_spec is None}
+    dense(np.ones((2, 4), dtype="float32"))
+    spec = dense.input_spec
+    seen["spec after"] = [spec.min_ndim, {str(k): v for k, v in spec.axes.items()}]
+    seen["wrong last axis"] = error_of(lambda: dense(np.ones((2, 5), dtype="float32")))
+    seen["kernel after error"] = list(dense.kernel.shape)
+    return seen
+
+
+@scenario(4)
+def ch04_rank_one_input(keras):
+    fresh(keras)
+    fresh_dense = keras.layers.Dense(3)
+    error = error_of(lambda: fresh_dense(np.ones(4, dtype="float32")))
+    return {"rank 1 error": error, "rank 1 built": fresh_dense.built}
+
+
+# -- chapter 5: eager, symbolic and training calls -------------------------------------
+
+@scenario(5)
+def ch05_eager_and_symbolic(keras):
+    fresh(keras)
+    dense = keras.layers.Dense(3, name="dense")
+    x = np.arange(8, dtype="float32").reshape(2, 4)
+    y = dense(x)
+    seen = {"eager shape": list(y.shape), "eager dtype": str(y.dtype).split(".")[-1],
+            "nodes after eager": len(dense._inbound_nodes)}
+    features = keras.Input(shape=(4,), name="features")
+    out = dense(features)
+    seen.update({"symbolic type": type(out).__name__, "symbolic shape": list(out.shape),
+                 "history": history(out), "nodes": len(dense._inbound_nodes)})
+    return seen
+
+
+@scenario(5)
+def ch05_training_flag_propagates(keras):
+    fresh(keras)
+    log = []
+
+    class LoggedDropout(keras.layers.Dropout):
+        def call(self, inputs, training=False):
+            if inputs.shape[0] == 2:  # real batches only, not shape-inference runs
+                log.append([self.name, bool(training)])
+            return super().call(inputs, training=training)
+
+    class Block(keras.Layer):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.dense = keras.layers.Dense(4, kernel_initializer="ones", name="dense")
+            self.dropout = LoggedDropout(0.5, name="inner")
+
+        def call(self, inputs, training=None):
+            log.append([self.name, training])
+            return self.dropout(self.dense(inputs))
+
+    block = Block(name="block")
+    ones = np.ones((2, 2), dtype="float32")
+    block(ones)  # as in the book: the first call builds, then the log restarts
+    log.clear()
+    block(ones, training=True)
+    block(ones)
+    first = list(log)
+    log.clear()
+    model = keras.Sequential([keras.Input((2,)), Block(name="block2")])
+    log.clear()
+    model(ones, training=True)
+    model.predict(ones, verbose=0)
+    return {"log": first, "in a model": log}
+
+
+# -- chapter 6: KerasTensor and Node ---------------------------------------------------
+
+@scenario(6)
+def ch06_keras_tensor(keras):
+    fresh(keras)
+    x = keras.Input(shape=(4,), name="x")
+    layer, node_index, _ = x._keras_history
+    node = layer._inbound_nodes[node_index]
+    return {"shape": list(x.shape), "dtype": x.dtype, "ndim": x.ndim, "name": x.name,
+            "history": history(x), "input layer": type(layer).__name__,
+            "node is_input": node.is_input, "node output is x": node.outputs[0] is x,
+            "np.asarray": error_of(lambda: np.asarray(x) + 0)}
+
+
+@scenario(6)
+def ch06_shared_layer_nodes(keras):
+    fresh(keras)
+    x = keras.Input(shape=(4,), name="x")
+    dense = keras.layers.Dense(3, name="dense")
+    h = dense(x)
+    a = keras.Input(shape=(4,), name="a")
+    b = keras.Input(shape=(4,), name="b")
+    shared = keras.layers.Dense(3, name="shared")
+    ya, yb = shared(a), shared(b)
+    total = keras.layers.Add(name="add")([ya, yb])
+    add_node = total._keras_history[0]._inbound_nodes[0]
+    return {"h": history(h), "ya": history(ya), "yb": history(yb),
+            "total": history(total),
+            "shared inbound": len(shared._inbound_nodes),
+            "shared outbound": len(shared._outbound_nodes),
+            "input outbound": len(x._keras_history[0]._outbound_nodes),
+            "output": shared._inbound_nodes[1].output_tensors[0] is yb,
+            "add inputs": [t.name for t in add_node.input_tensors],
+            "add parents": [n.operation.name for n in add_node.parent_nodes],
+            "node inputs": len(dense._inbound_nodes[0].input_tensors),
+            "node outputs": len(dense._inbound_nodes[0].output_tensors)}
+
+
+@scenario(6, xfail="chapter 6 teaches Layer.get_output_at/get_input_at; Keras 3 "
+                   "removed them (AttributeError: 'Dense' object has no attribute "
+                   "'get_output_at')")
+def ch06_get_output_at(keras):
+    fresh(keras)
+    a, b = keras.Input(shape=(4,), name="a"), keras.Input(shape=(4,), name="b")
+    shared = keras.layers.Dense(3, name="shared")
+    ya, yb = shared(a), shared(b)
+    return {"output_at": [shared.get_output_at(0) is ya, shared.get_output_at(1) is yb],
+            "input_at 1": shared.get_input_at(1) is b, "output": shared.output is ya}
+
+
+@scenario(6)
+def ch06_two_outputs(keras):
+    fresh(keras)
+
+    class Split(keras.Layer):
+        def call(self, inputs):
+            half = inputs.shape[-1] // 2
+            return [inputs[..., :half], inputs[..., half:]]
+
+    x = keras.Input(shape=(4,), name="x")
+    left, right = Split(name="split")(x)
+    return {"left": [list(left.shape), history(left)],
+            "right": [list(right.shape), history(right)]}
+
+
+# -- chapter 7: Functional ---------------------------------------------------------------
+
+def diamond(keras):
+    x = keras.Input(shape=(4,), name="x")
+    left = keras.layers.Dense(3, name="left")(x)
+    right = keras.layers.Dense(3, name="right")(x)
+    right2 = keras.layers.Dense(3, name="right2")(right)
+    merged = keras.layers.Add(name="add")([left, right2])
+    joined = keras.layers.Concatenate(name="concat")([merged, x])
+    out = keras.layers.Dense(1, name="out")(joined)
+    return keras.Model(x, out, name="diamond")
+
+
+@scenario(7)
+def ch07_diamond_graph(keras):
+    fresh(keras)
+    model = diamond(keras)
+    depths = {str(d): sorted(n.operation.name for n in ns)
+              for d, ns in model._nodes_by_depth.items()}
+    return {"type": type(model).__name__, "layers": [la.name for la in model.layers],
+            "depths": depths, "weights": [w.path for w in model.weights],
+            "params": model.count_params(), "summary": summary_figures(model),
+            "output_shape": list(model.output_shape),
+            "input names": [t.name for t in model.inputs]}
+
+
+@scenario(7)
+def ch07_diamond_outputs(keras):
+    fresh(keras)
+    model = diamond(keras)
+    set_known_weights(model)
+    batch = np.arange(8, dtype="float32").reshape(2, 4) / 8
+    return {"call": to_numpy(keras, model(batch)).tolist(),
+            "predict": model.predict(batch, verbose=0).tolist()}
+
+
+@scenario(7)
+def ch07_nested_model(keras):
+    fresh(keras)
+    encoder_in = keras.Input(shape=(3,), name="encoder_in")
+    encoder = keras.Model(encoder_in, keras.layers.Dense(2, name="code")(encoder_in),
+                          name="encoder")
+    z = keras.Input(shape=(5,), name="z")
+    code = encoder(keras.layers.Dense(3, name="hidden")(z))
+    outer = keras.Model(z, code, name="outer")
+    return {"layers": [la.name for la in outer.layers],
+            "encoder nodes": len(encoder._inbound_nodes),
+            "weights": [w.path for w in outer.weights],
+            "code history": history(code), "summary": summary_figures(outer)}
+
+
+@scenario(7)
+def ch07_dicts_and_lists(keras):
+    fresh(keras)
+    title = keras.Input(shape=(2,), name="title")
+    body = keras.Input(shape=(3,), name="body")
+    features = keras.layers.Concatenate(name="features")([title, body])
+    priority = keras.layers.Dense(1, name="priority")(features)
+    department = keras.layers.Dense(4, activation="softmax", name="department")(features)
+    tickets = keras.Model({"title": title, "body": body},
+                          {"priority": priority, "department": department})
+    result = tickets({"title": np.ones((1, 2), dtype="float32"),
+                      "body": np.zeros((1, 3), dtype="float32")})
+    pair = keras.Model([title, body], [priority, department], name="pair")
+    first, second = pair([np.ones((1, 2), dtype="float32"),
+                          np.zeros((1, 3), dtype="float32")])
+    return {"dict keys": sorted(result), "shapes": [list(first.shape), list(second.shape)],
+            "output names": pair.output_names,
+            "disconnected": error_of(lambda: keras.Model(title, priority))}
+
+
+@scenario(7, xfail="chapter 7 prints Model.input_names; Keras 3's Functional has "
+                   "no input_names (AttributeError)")
+def ch07_input_names(keras):
+    fresh(keras)
+    title = keras.Input(shape=(2,), name="title")
+    body = keras.Input(shape=(3,), name="body")
+    out = keras.layers.Dense(1, name="priority")(
+        keras.layers.Concatenate()([title, body]))
+    return {"input names": keras.Model([title, body], out).input_names}
+
+
+@scenario(7)
+def ch07_duplicate_names(keras):
+    fresh(keras)
+    t = keras.Input(shape=(2,), name="t")
+    first = keras.layers.Dense(2, name="twin")(t)
+    second = keras.layers.Dense(2, name="twin")(first)
+    return {"error": error_of(lambda: keras.Model(t, second))}
+
+
+@scenario(7, known={"quantization_config": "Keras 3.15's Dense config has the "
+                   "quantization_config key; kerasmini has no quantization"})
+def ch07_get_config(keras):
+    fresh(keras)
+    model = diamond(keras)
+    config = model.get_config()
+    dense = model.get_layer("left").get_config()
+    return {"model keys": sorted(config),
+            "quantization_config": "quantization_config" in dense,
+            "dense keys": sorted(set(dense) - {"quantization_config"}),
+            "layer classes": [la["class_name"] for la in config["layers"]],
+            "layer names": [la["name"] for la in config["layers"]],
+            "inbound of out": config["layers"][-1]["inbound_nodes"][0]["args"][0]
+            ["config"]["keras_history"],
+            "input_layers": config["input_layers"],
+            "output_layers": config["output_layers"]}
+
+
+# -- chapter 8: Model and Sequential ----------------------------------------------------
+
+@scenario(8, known={"isinstance": "chapter 8's table: Keras 3's Sequential is not "
+                                  "a Functional"})
+def ch08_model_is_functional(keras):
+    fresh(keras)
+    x = keras.Input(shape=(3,), name="x")
+    y = keras.layers.Dense(1, name="y")(x)
+    name = keras.Model(x, y).name
+    functional = functional_class(keras)
+    model = keras.Sequential([keras.layers.Dense(2, input_shape=(3,))])
+    return {"Model(x, y)": type(keras.Model(x, y)).__name__,
+            "Model(inputs=, outputs=)": type(keras.Model(inputs=x, outputs=y)).__name__,
+            "name": name,
+            "isinstance": [isinstance(model, c) for c in
+                           (functional, keras.Model, keras.Layer)]}
+
+
+@scenario(8, known={"own graph": "chapter 8's table: Keras 3's Sequential keeps "
+                                 "its graph in a Functional, self._functional"})
+def ch08_sequential_add(keras):
+    fresh(keras)
+    model = keras.Sequential()
+    model.add(keras.layers.Dense(input_shape=(10,), units=10, activation="relu"))
+    model.add(keras.layers.Dense(units=1))
+    seen = {"layers": [la.name for la in model.layers],
+            "inputs": [list(t.shape) for t in model.inputs],
+            "own graph": hasattr(model, "_nodes_by_depth"),
+            "depths": {str(d): [n.operation.name for n in ns] for d, ns in
+                       getattr(model, "_functional", model)._nodes_by_depth.items()},
+            "weights": [w.path for w in model.weights], "summary": summary_figures(model),
+            "add string": error_of(lambda: model.add("dense")),
+            "add same name": error_of(lambda: model.add(
+                keras.layers.Dense(3, name="dense")))}
+    removed = model.pop()
+    seen.update({"popped": removed.name, "after pop": [la.name for la in model.layers],
+                 "output_shape": list(model.output_shape),
+                 "params": model.count_params()})
+    return seen
+
+
+@scenario(8)
+def ch08_deferred_sequential(keras):
+    fresh(keras)
+    lazy = keras.Sequential([keras.layers.Dense(4, name="first"),
+                             keras.layers.Dense(1, name="second")])
+    seen = {"built": lazy.built, "layers": [la.name for la in lazy.layers],
+            "inputs error": error_of(lambda: lazy.inputs)}
+    out = lazy(np.ones((2, 3), dtype="float32"))
+    seen.update({"out": list(out.shape), "built after": lazy.built,
+                 "summary": summary_figures(lazy)})
+    later = keras.Sequential([keras.layers.Dense(4), keras.layers.Dense(1)])
+    later.build((None, 5))
+    seen["later"] = [later.built, later.count_params(), list(later.input_shape),
+                     list(later.output_shape)]
+    return seen
+
+
+@scenario(8)
+def ch08_subclassed_model(keras):
+    fresh(keras)
+
+    class MyModel(keras.Model):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.hidden = keras.layers.Dense(8, activation="relu")
+            self.head = keras.layers.Dense(1)
+
+        def call(self, inputs):
+            return self.head(self.hidden(inputs))
+
+    model = MyModel()
+    seen = {"type": type(model).__name__, "name": model.name, "built": model.built,
+            "layers": [la.name for la in model.layers]}
+    model(np.ones((2, 3), dtype="float32"))
+    seen.update({"weights": [w.path for w in model.weights],
+                 "summary": summary_figures(model), "built after": model.built})
+    return seen
+
+
+def training_data():
+    rng = np.random.default_rng(3)
+    x = rng.normal(size=(32, 4)).astype("float32")
+    y = (x @ np.array([[1.0], [-2.0], [0.5], [0.0]], dtype="float32") + 0.3)
+    return x, y.astype("float32")
+
+
+@scenario(8, tol=1e-4)
+def ch08_short_training(keras):
+    fresh(keras)
+    model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(8, activation="tanh"),
+                              keras.layers.Dense(1)])
+    set_known_weights(model)
+    model.compile(optimizer=keras.optimizers.SGD(0.05), loss="mse")
+    x, y = training_data()
+    losses = model.fit(x, y, batch_size=8, epochs=5, shuffle=False,
+                       verbose=0).history["loss"]
+    return {"losses": [float(v) for v in losses],
+            "goes down": all(b < a for a, b in itertools.pairwise(losses)),
+            "evaluate": float(model.evaluate(x, y, verbose=0)),
+            "iterations": int(np.asarray(model.optimizer.iterations.numpy()))}
+
+
+@scenario(8)
+def ch08_cross_loading(keras):
+    # Both sides load the same file, written by kerasmini (see the runner).
+    path = os.environ.get("KERASMINI_PARITY_FILE")
+    model = keras.saving.load_model(path)
+    x = np.linspace(-1, 1, 12, dtype="float32").reshape(3, 4)
+    return {"type": type(model).__name__, "name": model.name,
+            "layers": [[type(la).__name__, la.name] for la in model.layers],
+            "weights": [[w.path, list(w.shape)] for w in model.weights],
+            "outputs": model.predict(x, verbose=0).tolist()}
+
+
+def write_cross_loading_file(keras, path):
+    """The file ``ch08_cross_loading`` reads: a kerasmini model saved as ``.keras``."""
+    fresh(keras)
+    model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(5, activation="relu"),
+                              keras.layers.Dropout(0.2), keras.layers.Dense(2)],
+                             name="saved_by_kerasmini")
+    set_known_weights(model)
+    model.save(path)
