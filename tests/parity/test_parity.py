@@ -63,9 +63,14 @@ def write_summary():
         entry["known_differences"] += outcome["known"]
         if name in scenarios.XFAIL:
             entry["xfail"].append(name)
+    total = {key: sum(c[key] for c in chapters.values())
+             for key in ("scenarios", "compared", "equal", "observations",
+                         "known_differences")}
+    total["xfail"] = sum(len(c["xfail"]) for c in chapters.values())
     RESULTS.parent.mkdir(parents=True, exist_ok=True)
     RESULTS.write_text(json.dumps({"keras_version": "3.15.1", "backend": "torch",
-                                   "chapters": chapters, "scenarios": RECORD}, indent=1))
+                                   "total": total, "chapters": chapters,
+                                   "scenarios": RECORD}, indent=1))
 
 
 def marks(name):
