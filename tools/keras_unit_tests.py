@@ -16,9 +16,11 @@ script prints passed/failed/errors/skipped per file and exits 0.
 """
 
 import argparse
+import collections
 import importlib.util
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -213,6 +215,14 @@ class TestCase(parameterized.TestCase):
     def assertDType(self, x, dtype, msg=None):
         self.assertEqual(str(_np(x).dtype), str(dtype), msg)
 
+    def run_class_serialization_test(self, instance, custom_objects=None):
+        # The round trip through get_config/from_config, as the book's chapters
+        # on saving teach it (Keras's own version also checks private state).
+        config = instance.get_config()
+        revived = type(instance).from_config(config)
+        self.assertEqual(config, revived.get_config())
+        return revived
+
     def run_layer_test(self, *args, **kwargs):
         raise unittest.SkipTest("Keras's generic run_layer_test is not shimmed")
 
@@ -293,7 +303,7 @@ def prepare(tmp, shim):
 
 
 def run(shim, timeout=900):
-    """``{file: {"passed": n, "failed": n, "errors": n, "skipped": n}}``."""
+    """``{file: {"passed": n, ...}}`` and a Counter of the failure reasons."""
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
         cases = prepare(tmp, shim)
@@ -320,6 +330,7 @@ def count(junit):
     counts = {rel: {"passed": 0, "failed": 0, "errors": 0, "skipped": 0}
               for rel in FILES}
     by_stem = {Path(rel.replace("/", "__")).stem: rel for rel in FILES}
+    reasons = collections.Counter()
     for case in ET.parse(junit).iter("testcase"):
         where = case.get("classname", "") + "." + case.get("name", "")
         rel = next((r for stem, r in by_stem.items() if stem in where), None)
@@ -327,13 +338,21 @@ def count(junit):
             continue
         if case.find("error") is not None:
             counts[rel]["errors"] += 1
+            reasons[reason(case.find("error"))] += 1
         elif case.find("failure") is not None:
             counts[rel]["failed"] += 1
+            reasons[reason(case.find("failure"))] += 1
         elif case.find("skipped") is not None:
             counts[rel]["skipped"] += 1
         else:
             counts[rel]["passed"] += 1
-    return counts
+    return counts, reasons
+
+
+def reason(element):
+    """The first line of a failure's message, without memory addresses."""
+    text = (element.get("message") or element.text or "").strip().splitlines()
+    return re.sub(r" at 0x[0-9a-f]+", "", text[0] if text else "?")[:120]
 
 
 def table(results):
@@ -357,14 +376,23 @@ def main(argv=None):
     parser.add_argument("--keras", action="store_true",
                         help="also run the files against real Keras (baseline)")
     parser.add_argument("--json", help="write the counts to this file")
+    parser.add_argument("--reasons", type=int, default=12,
+                        help="how many failure reasons to list")
     args = parser.parse_args(argv)
-    results = {"kerasmini (shim)": run(shim=True)}
+    results, reasons = {}, {}
+    results["kerasmini (shim)"], reasons["kerasmini (shim)"] = run(shim=True)
     if args.keras:
-        results["keras 3.15.1 (torch)"] = run(shim=False)
+        results["keras 3.15.1 (torch)"], reasons["keras"] = run(shim=False)
     print(table(results))
+    print("\nkerasmini's most frequent failure reasons:")
+    for text, n in reasons["kerasmini (shim)"].most_common(args.reasons):
+        print(f"{n:5}  {text}")
     if args.json:
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-        Path(args.json).write_text(json.dumps(results, indent=1))
+        Path(args.json).write_text(json.dumps(
+            {"counts": results,
+             "reasons": {k: dict(v.most_common()) for k, v in reasons.items()}},
+            indent=1))
     return 0
 
 
