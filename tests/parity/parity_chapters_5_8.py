@@ -38,6 +38,34 @@ def ch05_eager_and_symbolic(keras):
 
 
 @scenario(5)
+def ch05_symbolic_custom_layer(keras):
+    # A layer without compute_output_shape: both libraries infer the output by
+    # running call on stand-ins (which ones differs: not observed here).
+    fresh(keras)
+
+    class Twice(keras.Layer):
+        def call(self, inputs):
+            return inputs * 2.0
+
+    features = keras.Input(shape=(4,), name="features")
+    twice = Twice(name="twice")
+    doubled = twice(features)
+    eager = twice(np.ones((2, 4), dtype="float32"))
+    return {"symbolic": [type(doubled).__name__, list(doubled.shape), doubled.dtype],
+            "history": history(doubled), "nodes": len(twice._inbound_nodes),
+            "eager": to_numpy(keras, eager).tolist(), "built": twice.built}
+
+
+@scenario(5, xfail="chapter 5 calls dense([[1, 2, 3, 4]]) on a plain Python list; "
+                   "Keras 3 refuses it (ValueError: Only input tensors may be passed "
+                   "as positional arguments ...)")
+def ch05_python_list_input(keras):
+    fresh(keras)
+    dense = keras.layers.Dense(3, name="dense")
+    return {"list input": list(dense([[1.0, 2.0, 3.0, 4.0]]).shape)}
+
+
+@scenario(5)
 def ch05_training_flag_propagates(keras):
     fresh(keras)
     log = []
