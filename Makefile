@@ -5,6 +5,8 @@
 #   make notebooks  re-run every chapter and store its outputs (after changing kerasmini)
 #   make student    student notebooks (solutions replaced by stubs) in _build/student
 #   make interop    .keras files: real Keras 3.15.1 loads kerasmini's and the other way
+#   make parity     the book's scenarios run by kerasmini and real Keras, compared;
+#                   Keras's own unit tests run against kerasmini (a measurement)
 #   make clean      remove _build
 
 PYTHON ?= python3
@@ -15,7 +17,7 @@ STAMP  := $(VENV)/.installed
 # Root needs no sudo; everyone else uses it when it exists.
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
 
-.PHONY: venv graphviz lint test book benchmark notebooks student interop clean
+.PHONY: venv graphviz lint test book benchmark notebooks student interop parity clean
 
 venv: $(STAMP)
 
@@ -95,6 +97,18 @@ $(KERAS_VENV)/.installed:
 interop: venv $(KERAS_VENV)/.installed
 	KERASMINI_REAL_KERAS_PYTHON=$(abspath $(KERAS_VENV))/bin/python KERAS_BACKEND=torch \
 	  $(VPY) -m pytest tests/test_saving_keras_interop.py -q
+
+# Keras's unit tests (shipped in its wheel) also need absl-py and pytest.
+$(KERAS_VENV)/.test-deps: $(KERAS_VENV)/.installed
+	$(KERAS_VENV)/bin/python -m pip install absl-py pytest
+	touch $@
+
+# The parity suite is the gate; the unit-test table is a measurement (never fails).
+parity: venv $(KERAS_VENV)/.installed $(KERAS_VENV)/.test-deps
+	KERASMINI_REAL_KERAS_PYTHON=$(abspath $(KERAS_VENV))/bin/python KERAS_BACKEND=torch \
+	  $(VPY) -m pytest tests/parity -q -rx
+	-$(KERAS_VENV)/bin/python tools/keras_unit_tests.py \
+	  --json _build/parity/keras_unit_tests.json
 
 clean:
 	rm -rf _build
