@@ -79,10 +79,10 @@ def test_graph_tensor_of_another_function_is_refused():
 def _mlp_variables(seed):
     rng = np.random.default_rng(seed)
     return [
-        Variable(rng.normal(size=(4, 8)) * 0.5, name="w1"),
-        Variable(np.zeros(8)),
-        Variable(rng.normal(size=(8, 3)) * 0.5, name="w2"),
-        Variable(np.zeros(3)),
+        Variable(rng.normal(size=(4, 8)) * 0.5, dtype="float32", name="w1"),
+        Variable(np.zeros(8, "float32")),
+        Variable(rng.normal(size=(8, 3)) * 0.5, dtype="float32", name="w2"),
+        Variable(np.zeros(3, "float32")),
     ]
 
 

@@ -89,8 +89,10 @@ def test_variable_rejects_a_shape_that_disagrees_with_its_value():
         Variable([1.0, 2.0], shape=(3,))
 
 
-def test_variable_dtype_defaults_to_floatx_for_floats_and_keeps_ints():
-    assert Variable(np.ones(2)).dtype == "float32"
+def test_variable_dtype_keeps_arrays_and_makes_python_floats_floatx():
+    # Keras 3: a NumPy array keeps its dtype; Python numbers become floatx
+    assert Variable(np.ones(2)).dtype == "float64"
+    assert Variable(1.0).dtype == Variable([1.0, 2.0]).dtype == "float32"
     assert Variable(np.array([1, 2])).dtype == "int64"
     assert Variable(np.ones(2), dtype="float64").dtype == "float64"
 

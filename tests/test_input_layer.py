@@ -12,8 +12,13 @@ def test_input_returns_keras_tensor_with_batch_none():
 
 
 def test_input_auto_names_are_input_layer():
-    names = [keras.Input((1,)).name, keras.Input((1,)).name]
-    assert names == ["input_layer", "input_layer_1"]
+    # Keras 3: the layers are input_layer, input_layer_1; an unnamed Input's
+    # tensor has a name of its own, a named one the given name
+    tensors = [keras.Input((1,)), keras.Input((1,))]
+    assert [t._keras_history.layer.name for t in tensors] == [
+        "input_layer", "input_layer_1"]
+    assert [t.name for t in tensors] == ["keras_tensor", "keras_tensor_1"]
+    assert keras.Input((1,), name="pixels").name == "pixels"
 
 
 def test_input_history_points_at_input_layer_node_zero():

@@ -51,7 +51,7 @@ def test_sequential_input_layer_hidden_from_layers():
     assert [type(layer).__name__ for layer in model._layers] == [
         "InputLayer", "Dense", "Dense"]
     assert model.inputs[0].shape == (None, 10)
-    assert model.inputs[0].name == "input_layer"
+    assert model.inputs[0]._keras_history.layer.name == "input_layer"
 
 
 def test_sequential_add_input_tensor_first():

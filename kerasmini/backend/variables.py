@@ -9,7 +9,7 @@ current graph (:func:`track_variable`), and is watched automatically by a
 
 >>> from kerasmini.backend.naming import name_scope, reset_names
 >>> with name_scope("dense"):
-...     v = Variable(np.zeros((2, 3)), name="kernel")
+...     v = Variable(np.zeros((2, 3), "float32"), name="kernel")
 >>> v
 <Variable path=dense/kernel, shape=(2, 3), dtype=float32, value=[[0. 0. 0.] [0. 0. 0.]]>
 >>> float(v.assign_add(np.ones((2, 3))).numpy().sum())
@@ -102,9 +102,9 @@ class Variable:
                 check(self.path, shape, dtype)
             value = np.asarray(initializer(shape, dtype), dtype=dtype)
         else:
+            # a NumPy array keeps its dtype, as in Keras 3; Python numbers and
+            # lists of floats become floatx (convert_to_tensor's rule)
             value = convert_to_tensor(initializer)
-            if dtype is None and value.dtype.kind == "f":
-                dtype = config.floatx()
             dtype = config.standardize_dtype(dtype or value.dtype.name)
             value = np.array(value, dtype=dtype)
             if shape is not None and tuple(shape) != value.shape:

@@ -102,8 +102,8 @@ def plot_nodes(model_or_tensors, rankdir="LR"):
     >>> keras.backend.clear_session()
     >>> plot_nodes(keras.Sequential([keras.layers.Dense(2, input_shape=(3,))]))
     plot_nodes(sequential): 2 layers, 2 nodes, 2 tensors
-      input_layer node_index=0: (-) -> (input_layer)
-      dense node_index=0: (input_layer) -> (keras_tensor)
+      input_layer node_index=0: (-) -> (keras_tensor)
+      dense node_index=0: (keras_tensor) -> (keras_tensor_1)
     """
     nodes = _collect_nodes(model_or_tensors)
     name = getattr(model_or_tensors, "name", "nodes")

@@ -149,6 +149,12 @@ class Layer(Module, Operation):
     def __setattr__(self, name, value):
         if not getattr(self, "_layer_initialized", False) and name != "_name":
             raise RuntimeError(_FORGOT_SUPER.format(cls=type(self).__name__))
+        # a Variable made by hand and assigned to the layer is one of its
+        # weights, as if add_weight had made it (Keras 3's tracker does this)
+        if isinstance(value, Variable) and "_trainable_weights" in vars(self) and \
+                not any(value is w for w in self._trainable_weights +
+                        self._non_trainable_weights):
+            self._track_variable(value)
         object.__setattr__(self, name, value)
 
     def _flatten_layers(self, include_self=True, recursive=True):

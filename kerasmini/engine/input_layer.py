@@ -8,7 +8,7 @@ node with no inputs, so the tensor's history is ``(input_layer, 0, 0)``.
 >>> clear_session()
 >>> x = Input(shape=(5,))
 >>> x
-<KerasTensor shape=(None, 5), dtype=float32, name=input_layer>
+<KerasTensor shape=(None, 5), dtype=float32, name=keras_tensor>
 >>> x._keras_history
 KerasHistory(layer=<InputLayer name=input_layer, built=True>, node_index=0, tensor_index=0)
 """
@@ -64,7 +64,9 @@ class InputLayer(Layer):
                 ) from None
         self._batch_shape = tuple(batch_shape)
         self.built = True
-        tensor = KerasTensor(self._batch_shape, dtype=self.dtype, name=self.name)
+        # Keras 3 names the tensor as the user named the input, else it gets
+        # an auto name of its own (keras_tensor_N), not the layer's
+        tensor = KerasTensor(self._batch_shape, dtype=self.dtype, name=name)
         Node(self, call_args=(), call_kwargs={}, outputs=tensor)
 
     @property

@@ -58,8 +58,7 @@ def ch02_variable_assign(keras):
             "trainable": v.trainable}
 
 
-@scenario(2, xfail="chapter 2 prints Variable(np.zeros(3)) with dtype=float32; "
-                   "Keras 3 keeps the NumPy array's float64")
+@scenario(2)
 def ch02_variable_dtype(keras):
     fresh(keras)
     return {"dtype": str(keras.Variable(np.zeros(3), name="v").dtype)}
@@ -109,10 +108,7 @@ def ch02_layer_tracks_variables(keras):
             "count": mlp.count_params()}
 
 
-@scenario(2, xfail="a Variable assigned as an attribute of a Layer: Keras 3's "
-                   "Layer tracks it (weights ['scale'], non-trainable, count 1); "
-                   "kerasmini's Layer.weights omit it (only keras.Module tracks "
-                   "attributes)")
+@scenario(2)
 def ch02_layer_tracks_variable_attribute(keras):
     fresh(keras)
 

@@ -392,10 +392,7 @@ def ch08_built_flags_and_shapes(keras):
                 lambda: keras.layers.Dense(2).count_params())}
 
 
-@scenario(8, xfail="an Input without a name: Keras 3 names its tensor keras_tensor_N "
-                   "(only the InputLayer is input_layer_N), also in a Sequential's "
-                   "inputs; kerasmini gives the tensor the layer's name, as chapter "
-                   "8 prints (name=input_layer)")
+@scenario(8)
 def ch08_input_tensor_names(keras):
     fresh(keras)
     model = keras.Sequential()
