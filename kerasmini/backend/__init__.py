@@ -12,7 +12,13 @@ and the dtype settings. Nothing here imports from ``kerasmini.engine``.
 """
 
 from kerasmini.backend import nn, ops, random
-from kerasmini.backend.config import epsilon, floatx, set_floatx, standardize_dtype
+from kerasmini.backend.config import (
+    backend,
+    epsilon,
+    floatx,
+    set_floatx,
+    standardize_dtype,
+)
 from kerasmini.backend.core import (
     GraphTensor,
     Primitive,
@@ -65,7 +71,7 @@ def register_session_hook(hook) -> None:
 
 __all__ = [
     "Function", "GradientTape", "Graph", "GraphTensor", "Primitive", "Variable",
-    "auto_name", "clear_session", "convert_to_tensor", "current_graph",
+    "auto_name", "backend", "clear_session", "convert_to_tensor", "current_graph",
     "current_path", "epsilon", "executing_eagerly", "floatx", "function",
     "get_graph_variables", "get_uid", "is_tensor", "name_scope", "nn", "ops",
     "random", "register_session_hook", "reset_names", "set_floatx",

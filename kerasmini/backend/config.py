@@ -91,3 +91,14 @@ def is_float_dtype(dtype) -> bool:
     (True, False)
     """
     return standardize_dtype(dtype).startswith("float")
+
+
+def backend() -> str:
+    """The name of the array library the backend runs on, as
+    ``keras.backend.backend()`` (Keras 3 reads ``KERAS_BACKEND`` to choose
+    among numpy, jax, torch, tensorflow; kerasmini has NumPy only).
+
+    >>> backend()
+    'numpy'
+    """
+    return "numpy"

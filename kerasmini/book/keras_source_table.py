@@ -146,6 +146,39 @@ KERAS_SOURCES: dict[str, KerasSource] = {
         _k2(_K2_LAYER, 2132, 2151),
         _k3(_K3_LAYER, 1523, 1537),
     ),
+    "Layer.compute_output_spec": KerasSource(
+        _k2(_K2_LAYER, 850, 902, "Layer._infer_output_signature"),
+        _k3(_K3_LAYER, 1202, 1246),
+    ),
+    # Keras 3's op layer (Keras 2 has none: its layers call TensorFlow)
+    "Operation": KerasSource(
+        None,
+        _k3("keras/src/ops/operation.py", 20, 442),
+    ),
+    "Operation.__call__": KerasSource(
+        None,
+        _k3("keras/src/ops/operation.py", 36, 81),
+    ),
+    "Operation.symbolic_call": KerasSource(
+        None,
+        _k3("keras/src/ops/operation.py", 83, 95),
+    ),
+    "Matmul": KerasSource(
+        None,
+        _k3("keras/src/ops/numpy.py", 5070, 5089),
+    ),
+    "matmul": KerasSource(
+        _k2(_K2_BACKEND, 1916, 1980, "dot"),
+        _k3("keras/src/ops/numpy.py", 5092, 5114),
+    ),
+    "infer_by_dry_run": KerasSource(
+        None,
+        _k3("keras/src/backend/numpy/core.py", 97, 155, "compute_output_spec"),
+    ),
+    "SeedGenerator": KerasSource(
+        None,
+        _k3("keras/src/random/seed_generator.py", 14, 118),
+    ),
     "Layer.compute_output_shape": KerasSource(
         _k2(_K2_LAYER, 750, 793),
         _k3(_K3_LAYER, 1248, 1253),
