@@ -101,6 +101,33 @@ class GraphTensor:
     # Operators are attached in ops.py (they need the primitives).
 
 
+class TapeTensor(np.ndarray):
+    """An eager result computed while a ``GradientTape`` records.
+
+    It is a NumPy array whose Python operators (``a + b``, ``a * b``,
+    ``a @ b``, ``a[i]``, ``-a``...) go through the backend's primitives, so
+    arithmetic written on intermediate results is recorded like a call of
+    ``ops.add`` (TensorFlow's eager tensors behave the same way). Outside a
+    tape, results are plain arrays and cost nothing extra.
+
+    >>> from kerasmini.backend import GradientTape, Variable, ops
+    >>> w = Variable(3.0)
+    >>> with GradientTape() as tape:
+    ...     y = ops.multiply(w, 2.0)
+    ...     z = y * y  # operators on a TapeTensor are recorded
+    >>> type(y).__name__, float(tape.gradient(z, w))
+    ('TapeTensor', 24.0)
+    """
+
+    __kerasmini_tape_tensor__ = True
+
+    def __repr__(self):
+        return repr(self.view(np.ndarray))
+
+    def __str__(self):
+        return str(self.view(np.ndarray))
+
+
 def value_of(x):
     """The NumPy value behind a tensor-like (Variable, GraphTensor or array).
 
@@ -108,7 +135,8 @@ def value_of(x):
     array(3., dtype=float32)
     """
     if isinstance(x, np.ndarray):
-        return x
+        # a plain view of a TapeTensor: NumPy's own code must not record
+        return x if type(x) is np.ndarray else x.view(np.ndarray)
     raw = getattr(x, "_value", None)
     if raw is not None and hasattr(x, "__kerasmini_tensor__"):
         return raw
@@ -227,6 +255,9 @@ class Primitive:
             out = np.asarray(out)
         elif any(out is v for v in values):
             out = out.view()  # a fresh object, so the tape can tell them apart
+        if STATE.tapes and not STATE.graphs and type(out) is np.ndarray:
+            # arithmetic written on this result is recorded too
+            out = out.view(TapeTensor)
         # 2. record into the graph being traced (returns a GraphTensor).
         if STATE.graphs:
             out = STATE.graphs[-1].record(self, args, params, out, values)

@@ -20,6 +20,7 @@ from kerasmini.backend import random as _random
 from kerasmini.backend.core import (  # noqa: F401 (identity is an op too)
     GraphTensor,
     Primitive,
+    TapeTensor,
     convert_to_tensor,
     identity,
     value_of,
@@ -637,7 +638,8 @@ def _attach_operators(cls):
 
 _attach_operators(GraphTensor)
 _attach_operators(Variable)
+_attach_operators(TapeTensor)
 
 __all__ = [name for name in dir() if not name.startswith("_") and name not in (
-    "np", "config", "GraphTensor", "Primitive", "Variable")]
+    "np", "config", "GraphTensor", "Primitive", "TapeTensor", "Variable")]
 _ = convert_to_tensor  # re-exported through kerasmini.backend
