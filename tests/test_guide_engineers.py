@@ -119,3 +119,26 @@ def test_custom_layer_with_ops_inside_a_functional_model():
                   metrics=["accuracy"])
     history = model.fit(X_TRAIN, Y_TRAIN, epochs=3, batch_size=64, verbose=0)
     assert history.history["accuracy"][-1] > history.history["accuracy"][0]
+
+
+def test_training_on_a_py_dataset_like_the_guide():
+    class DigitBatches(keras.utils.PyDataset):
+        def __init__(self, x, y, batch_size, **kwargs):
+            super().__init__(**kwargs)
+            self.x, self.y, self.batch_size = x, y, batch_size
+
+        def __len__(self):
+            return int(np.ceil(len(self.x) / self.batch_size))
+
+        def __getitem__(self, idx):
+            part = slice(idx * self.batch_size, (idx + 1) * self.batch_size)
+            return self.x[part], self.y[part]
+
+    keras.utils.set_random_seed(0)
+    model = functional_convnet()
+    model.compile(optimizer=keras.optimizers.Adam(1e-2),
+                  loss="sparse_categorical_crossentropy", metrics=["accuracy"])
+    history = model.fit(DigitBatches(X_TRAIN, Y_TRAIN, 64), epochs=3,
+                        validation_data=DigitBatches(X_TEST, Y_TEST, 64), verbose=0)
+    assert history.history["loss"][-1] < history.history["loss"][0]
+    assert "val_accuracy" in history.history

@@ -20,6 +20,7 @@ import numpy as np
 
 from kerasmini import tree
 from kerasmini.backend import random
+from kerasmini.utils.py_dataset import PyDataset
 
 
 def unpack_x_y_sample_weight(data):
@@ -222,6 +223,53 @@ class EpochIterator:
     def __repr__(self):
         return (f"<EpochIterator samples={self.num_samples}, "
                 f"batch_size={self.batch_size}, batches={self.num_batches}>")
+
+
+class DatasetIterator:
+    """Batches of a :class:`~kerasmini.utils.PyDataset`, in order, one pass per
+    epoch (``on_epoch_end`` after each); same interface as
+    :class:`EpochIterator`.
+
+    >>> from kerasmini.utils import PyDataset
+    >>> class Two(PyDataset):
+    ...     def __len__(self):
+    ...         return 2
+    ...     def __getitem__(self, i):
+    ...         return np.full((2, 1), i), np.zeros(2)
+    >>> [(step, batch[0].ravel().tolist()) for step, batch in DatasetIterator(Two())]
+    [(0, [0, 0]), (1, [1, 1])]
+    """
+
+    def __init__(self, dataset, steps_per_epoch=None):
+        self.dataset = dataset
+        self.num_batches = len(dataset)
+        if steps_per_epoch is not None:
+            self.num_batches = min(self.num_batches, steps_per_epoch)
+
+    def __iter__(self):
+        for step in range(self.num_batches):
+            batch = self.dataset[step]
+            batch = tuple(batch) if isinstance(batch, (tuple, list)) else (batch,)
+            yield step, tuple(map_arrays(_to_array, part) for part in batch)
+        self.dataset.on_epoch_end()
+
+
+def epoch_iterator(x, y=None, sample_weight=None, **kwargs):
+    """An :class:`EpochIterator` over arrays, or a :class:`DatasetIterator`
+    over a ``PyDataset`` (which brings its own targets: ``y`` must be None).
+
+    >>> epoch_iterator(np.zeros((5, 1)), batch_size=2).num_batches
+    3
+    """
+    if isinstance(x, PyDataset):
+        if y is not None or sample_weight is not None:
+            raise ValueError(
+                "When `x` is a PyDataset it provides the targets: do not pass "
+                f"`y` or `sample_weight`. Received: y={type(y).__name__}, "
+                f"sample_weight={type(sample_weight).__name__}"
+            )
+        return DatasetIterator(x, steps_per_epoch=kwargs.get("steps_per_epoch"))
+    return EpochIterator(x, y, sample_weight, **kwargs)
 
 
 def single_batch(x, y=None, sample_weight=None, class_weight=None):

@@ -30,6 +30,7 @@ from kerasmini.engine import data_adapter
 from kerasmini.engine.base_layer import Layer
 from kerasmini.engine.compile_utils import CompileLoss, CompileMetrics
 from kerasmini.saving import saving_api, serialization
+from kerasmini.utils.py_dataset import PyDataset
 from kerasmini.utils.summary import print_summary
 
 
@@ -350,9 +351,15 @@ class Model(Layer):
         """
         self._assert_compile_called()
         if validation_split and validation_data is None:
+            if isinstance(x, PyDataset):
+                raise ValueError(
+                    "`validation_split` is only supported for arrays: give a "
+                    "PyDataset's validation batches as `validation_data`. "
+                    f"Received: validation_split={validation_split}"
+                )
             (x, y, sample_weight), validation_data = data_adapter.train_validation_split(
                 (x, y, sample_weight), validation_split)
-        batches = data_adapter.EpochIterator(
+        batches = data_adapter.epoch_iterator(
             x, y, sample_weight, batch_size=batch_size, shuffle=shuffle,
             class_weight=class_weight, steps_per_epoch=steps_per_epoch)
         callbacks = self._callbacks(callbacks, verbose, batches.num_batches, epochs,
@@ -392,8 +399,8 @@ class Model(Layer):
         ``return_dict=True`` a dict.
         """
         self._assert_compile_called()
-        batches = data_adapter.EpochIterator(x, y, sample_weight, batch_size=batch_size,
-                                             steps_per_epoch=steps)
+        batches = data_adapter.epoch_iterator(x, y, sample_weight, batch_size=batch_size,
+                                              steps_per_epoch=steps)
         callbacks = self._callbacks(callbacks, verbose, batches.num_batches)
         test_function = self.make_test_function()
         self.reset_metrics()
@@ -426,7 +433,7 @@ class Model(Layer):
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
         """Outputs for ``x``, computed batch by batch with ``training=False``."""
-        batches = data_adapter.EpochIterator(x, batch_size=batch_size,
+        batches = data_adapter.epoch_iterator(x, batch_size=batch_size,
                                              steps_per_epoch=steps)
         callbacks = self._callbacks(callbacks, verbose, batches.num_batches)
         predict_function = self.make_predict_function()

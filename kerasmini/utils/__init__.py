@@ -29,6 +29,7 @@ def set_random_seed(seed: int) -> None:
 # public name -> the submodule that defines it (imported on first access)
 _LAZY = {
     "plot_model": "kerasmini.utils.plot",
+    "PyDataset": "kerasmini.utils.py_dataset",
     "plot_history": "kerasmini.utils.plotting",
     "Progbar": "kerasmini.utils.progbar",
 }
@@ -47,4 +48,4 @@ def __dir__():
     return sorted(set(globals()) | set(_LAZY))
 
 
-__all__ = ["Progbar", "plot_history", "plot_model", "set_random_seed"]
+__all__ = ["Progbar", "PyDataset", "plot_history", "plot_model", "set_random_seed"]
