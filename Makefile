@@ -5,6 +5,7 @@
 #   make notebooks  re-run every chapter and store its outputs (after changing kerasmini)
 #   make student    student notebooks (solutions replaced by stubs) in _build/student
 #   make interop    .keras files: real Keras 3.15.1 loads kerasmini's and the other way
+#   make browser-test  the built site in headless Chromium (screenshots in _build/screenshots)
 #   make clean      remove _build
 
 PYTHON ?= python3
@@ -15,7 +16,7 @@ STAMP  := $(VENV)/.installed
 # Root needs no sudo; everyone else uses it when it exists.
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
 
-.PHONY: venv graphviz test book benchmark notebooks student interop clean
+.PHONY: venv graphviz browser-test test book benchmark notebooks student interop clean
 
 venv: $(STAMP)
 
@@ -94,3 +95,14 @@ interop: venv $(KERAS_VENV)/.installed
 
 clean:
 	rm -rf _build
+
+# The website in Debian's Chromium, driven by Playwright (its own browser download
+# does not work offline, so it is pointed at /usr/bin/chromium).
+browser-test: venv
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "Installing Chromium with apt-get"; \
+	  $(SUDO) apt-get update && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }
+	$(VPY) -c "import playwright" 2>/dev/null || $(VPY) -m pip install -r requirements-browser.txt
+	@[ -f _build/html/intro.html ] || $(MAKE) book
+	$(VPY) -m pytest tests/test_browser.py -m browser -v
