@@ -88,9 +88,11 @@ def _open(browser, url, theme):
     """Load a page in a fresh context; return it with its console errors."""
     ctx = browser.new_context(viewport={"width": 1280, "height": 900},
                               color_scheme=theme)
-    # The theme stores the reader's choice in localStorage; set it like a reader.
-    ctx.add_init_script(f"localStorage.setItem('mode', '{theme}');"
-                        f"localStorage.setItem('theme', '{theme}');")
+    # Light is a first visit (nothing stored; the system is light); dark is a
+    # reader who chose it, which the theme keeps in localStorage.
+    if theme == "dark":
+        ctx.add_init_script("localStorage.setItem('mode', 'dark');"
+                            "localStorage.setItem('theme', 'dark');")
     page = ctx.new_page()
     errors = []
     page.on("console", lambda m: m.type == "error" and errors.append(
