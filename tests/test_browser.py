@@ -61,6 +61,8 @@ def server():
     reason = _skip_reason()
     if reason:
         pytest.skip(reason)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    (SHOTS / "overflow.txt").unlink(missing_ok=True)  # this run's list only
     handler = functools.partial(_QuietHandler, directory=str(HTML))
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
