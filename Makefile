@@ -7,6 +7,7 @@
 #   make interop    .keras files: real Keras 3.15.1 loads kerasmini's and the other way
 #   make parity     the book's scenarios run by kerasmini and real Keras, compared;
 #                   Keras's own unit tests run against kerasmini (a measurement)
+#   make browser-test  the built site in headless Chromium (screenshots in _build/screenshots)
 #   make clean      remove _build
 
 PYTHON ?= python3
@@ -17,7 +18,7 @@ STAMP  := $(VENV)/.installed
 # Root needs no sudo; everyone else uses it when it exists.
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
 
-.PHONY: venv graphviz lint test book benchmark notebooks student interop parity clean
+.PHONY: venv graphviz lint browser-test test book benchmark notebooks student interop parity clean
 
 venv: $(STAMP)
 
@@ -112,3 +113,13 @@ parity: venv $(KERAS_VENV)/.installed $(KERAS_VENV)/.test-deps
 
 clean:
 	rm -rf _build
+
+# The website in Debian's Chromium, driven by Playwright (its own browser download
+# does not work offline, so it is pointed at /usr/bin/chromium).
+browser-test: book
+	@command -v chromium >/dev/null 2>&1 || { \
+	  echo "Installing Chromium with apt-get"; \
+	  $(SUDO) apt-get update && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }
+	$(VPY) -c "import playwright" 2>/dev/null || $(VPY) -m pip install -r requirements-browser.txt
+	$(VPY) -m pytest tests/test_browser.py -m browser -v
