@@ -43,6 +43,14 @@ CASES = [
     ("greater", lambda o: o.greater(A, 0.0), lambda: A > 0),
     ("equal", lambda o: o.equal(A, A), lambda: A == A),
     ("logical_and", lambda o: o.logical_and(A > 0, A < 1), lambda: (A > 0) & (A < 1)),
+    ("logical_or", lambda o: o.logical_or(A > 0, A < -1), lambda: (A > 0) | (A < -1)),
+    ("logical_not", lambda o: o.logical_not(A > 0), lambda: ~(A > 0)),
+    ("not_equal", lambda o: o.not_equal(A, 0.0), lambda: A != 0),
+    ("greater_equal", lambda o: o.greater_equal(A, V), lambda: A >= V),
+    ("less", lambda o: o.less(A, V), lambda: A < V),
+    ("less_equal", lambda o: o.less_equal(A, 0.0), lambda: A <= 0),
+    ("isnan", lambda o: o.isnan(A), lambda: np.isnan(A)),
+    ("true_divide", lambda o: o.true_divide(A, 2.0), lambda: A / 2),
     ("where", lambda o: o.where(A > 0, A, V), lambda: np.where(A > 0, A, V)),
     ("clip", lambda o: o.clip(A, -0.5, 0.5), lambda: np.clip(A, -0.5, 0.5)),
     ("sum", lambda o: o.sum(A, axis=1), lambda: A.sum(1)),
@@ -81,6 +89,13 @@ CASES = [
     ("matmul_vector", lambda o: o.matmul(A, V), lambda: A @ V),
     ("einsum", lambda o: o.einsum("ij,jk->ik", A, B), lambda: A @ B),
     ("relu", lambda o: o.relu(A), lambda: np.maximum(A, 0)),
+    ("elu", lambda o: o.elu(A), lambda: np.where(A > 0, A, np.expm1(A))),
+    ("swish", lambda o: o.swish(A), lambda: A / (1 + np.exp(-A))),
+    ("sparse_categorical_crossentropy", lambda o: o.sparse_categorical_crossentropy(
+        np.array([0, 2]), o.softmax(A)), lambda: -np.log(
+        (np.exp(A) / np.exp(A).sum(-1, keepdims=True))[[0, 1], [0, 2]])),
+    ("zeros_like", lambda o: o.zeros_like(A), lambda: np.zeros_like(A)),
+    ("ones_like", lambda o: o.ones_like(A), lambda: np.ones_like(A)),
     ("sigmoid", lambda o: o.sigmoid(A), lambda: 1 / (1 + np.exp(-A))),
     ("softplus", lambda o: o.softplus(A), lambda: np.log1p(np.exp(A))),
     ("silu", lambda o: o.silu(A), lambda: A / (1 + np.exp(-A))),
@@ -260,3 +275,24 @@ def test_moments_and_cond():
     assert ops.cond(np.array(False), lambda: 1, lambda: 2) == 2
     m, v = ops.moments(KerasTensor((None, 3)), axes=[0])
     assert m.shape == v.shape == (3,)
+
+
+def test_creation_ops_match_numpy():
+    assert ops.zeros((2, 3)).dtype == np.float32 and ops.ones((2,)).sum() == 2
+    np.testing.assert_array_equal(ops.full((2,), 7.0), [7.0, 7.0])
+    np.testing.assert_array_equal(ops.arange(4), np.arange(4))
+    np.testing.assert_array_equal(ops.eye(3), np.eye(3))
+    np.testing.assert_allclose(ops.linspace(0.0, 1.0, 5), np.linspace(0, 1, 5))
+    assert ops.arange(3).dtype == np.int32 and ops.eye(2).dtype == np.float32
+
+
+def test_conversions():
+    assert ops.convert_to_tensor([1.5]).dtype == np.float32
+    assert ops.convert_to_numpy(keras.Variable(np.ones(2, "float32"))).tolist() == [1, 1]
+    assert ops.shape(KerasTensor((None, 2))) == (None, 2)
+    assert ops.dtype(np.zeros(1, "int32")) == "int32"
+    assert ops.is_tensor(np.zeros(1)) and not ops.is_tensor([1])
+    with pytest.raises(ValueError, match="no value to convert"):
+        ops.convert_to_numpy(KerasTensor((1,)))
+    with pytest.raises(ValueError, match="sparse and ragged"):
+        ops.convert_to_tensor([1.0], sparse=True)

@@ -46,7 +46,10 @@ Cos, cos = unary("Cos", X.cos, module=_M)
 Sign, sign = unary("Sign", B.sign, keep_dtype=True, module=_M)
 Floor, floor = unary("Floor", B.floor, keep_dtype=True, module=_M)
 Round, round = unary("Round", B.round, keep_dtype=True, module=_M)  # noqa: A001
-Isnan, isnan = unary("Isnan", B.isnan, keep_dtype=True, module=_M)
+Isnan, isnan = custom(
+    "Isnan", B.isnan, lambda self, x: _spec(shapes.shape_of(x), "bool"), module=_M,
+    summary="Whether each element is NaN.",
+    example=">>> ops.isnan(np.array([1.0, np.nan])).tolist()\n    [False, True]")
 LogicalNot, logical_not = unary("LogicalNot", B.logical_not, keep_dtype=True,
                                 module=_M)
 
