@@ -265,10 +265,16 @@ def test_call_eager_arrays_in_arrays_out():
     np.testing.assert_array_equal(out, np.arange(6.0).reshape(2, 3))
 
 
-def test_call_eager_converts_lists_and_casts_float64():
-    out = Scale()([[1.0, 2.0]])
-    assert out.dtype == np.float32 and out.shape == (1, 2)
+def test_call_eager_casts_float64_inputs_to_the_layer_dtype():
     assert Scale()(np.ones((1, 2), "float64")).dtype == np.float32
+
+
+@pytest.mark.parametrize("value", [[[1.0, 2.0]], [1.0, 2.0], 3.0, ((1, 2),)])
+def test_call_refuses_python_numbers_as_keras_3_does(value):
+    # Keras 3.15.1: ValueError "Only input tensors may be passed as positional
+    # arguments. ... 1.0 (of type <class 'float'>)" for each of these.
+    with pytest.raises(ValueError, match="Only input tensors may be passed"):
+        Scale()(value)
 
 
 def test_call_symbolic_returns_keras_tensor_and_node():

@@ -157,8 +157,10 @@ def test_sequential_string_input_raises():
         _issue_model()(np.array([["a"] * 10]))
 
 
-def test_sequential_accepts_nested_python_lists():
-    assert _issue_model()([[0.0] * 10, [1.0] * 10]).shape == (2, 1)
+def test_sequential_refuses_nested_python_lists_as_keras_3_does():
+    with pytest.raises(ValueError, match="Only input tensors may be passed"):
+        _issue_model()([[0.0] * 10, [1.0] * 10])
+    assert _issue_model()(np.array([[0.0] * 10, [1.0] * 10])).shape == (2, 1)
 
 
 def test_sequential_get_layer_skips_input_layer():

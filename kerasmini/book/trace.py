@@ -71,7 +71,7 @@ DEFAULT_EXCLUDE = frozenset({
     # bookkeeping that says nothing about the mechanism
     "__setattr__", "__repr__", "__hash__", "__eq__", "__len__",
     "_dedup", "_direct_sublayers", "_is_numeric_like", "_is_variable",
-    "_is_nested_number_list", "_shape_of", "_zeros_for", "is_shape_tuple",
+    "_shape_of", "_zeros_for", "is_shape_tuple",
     "map_shape_structure", "to_shape", "_as_shape_structure",
     "_check_super_called",
     "_ShapeLeaf.__new__",

@@ -41,7 +41,6 @@ from kerasmini.engine.base_layer_utils import (
     _build_wrapper,
     _dedup,
     _extra_init_args,
-    _is_nested_number_list,
     _is_numeric_like,
 )
 from kerasmini.engine.input_spec import assert_input_compatibility
@@ -488,8 +487,15 @@ class Layer(Module, Operation):
                 "Inputs to a layer should be tensors. Got 'None' (of type "
                 f"{type(None)}) as input for layer '{self.name}'."
             )
-        if _is_nested_number_list(inputs):  # [[1, 2], [3, 4]]: one array
-            inputs = convert_to_tensor(inputs)
+        for leaf in flatten(inputs):  # Keras 3 takes arrays, not Python numbers
+            if isinstance(leaf, (bool, int, float, complex)):
+                raise ValueError(
+                    "Only input tensors may be passed as positional arguments. "
+                    "The following argument value should be passed as a keyword "
+                    f"argument: {leaf} (of type {type(leaf)}). Layer "
+                    f"'{self.name}' takes arrays: convert Python lists of "
+                    "numbers with np.array(...) first."
+                )
         return map_structure(self._convert_input, inputs)
 
     @staticmethod

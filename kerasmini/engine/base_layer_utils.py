@@ -14,7 +14,6 @@ import numpy as np
 
 from kerasmini.backend.core import is_tensor
 from kerasmini.backend.naming import name_scope
-from kerasmini.tree import flatten
 
 _NOT_SUBLAYERS = frozenset({"_inbound_nodes", "_outbound_nodes", "_keras_history",
                             "_output_layers", "_input_layers", "_self_ref",
@@ -73,9 +72,3 @@ def _is_numeric_like(x):
     except (TypeError, ValueError):
         return False
 
-
-def _is_nested_number_list(x):
-    """A list of lists of Python numbers: array data, not a list of inputs."""
-    return isinstance(x, (list, tuple)) and any(
-        isinstance(item, (list, tuple)) for item in x) and all(
-        isinstance(leaf, (int, float)) for leaf in flatten(x))

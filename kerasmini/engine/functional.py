@@ -156,7 +156,8 @@ class Functional(Model):
     >>> from kerasmini.layers import Dense
     >>> x = Input(shape=(3,))
     >>> model = Functional(x, Dense(2)(x))
-    >>> model([[1.0, 2.0, 3.0]]).shape
+    >>> import numpy as np
+    >>> model(np.array([[1.0, 2.0, 3.0]])).shape
     (1, 2)
     """
 

@@ -61,7 +61,8 @@ class Model(Layer):
     ...     def call(self, x):
     ...         return self.head(self.hidden(x))
     >>> model = TwoLayers()
-    >>> model([[1.0, 2.0, 3.0]]).shape, model.count_params()
+    >>> import numpy as np
+    >>> model(np.array([[1.0, 2.0, 3.0]])).shape, model.count_params()
     ((1, 1), 21)
     """
 

@@ -56,13 +56,14 @@ def ch05_symbolic_custom_layer(keras):
             "eager": to_numpy(keras, eager).tolist(), "built": twice.built}
 
 
-@scenario(5, xfail="chapter 5 calls dense([[1, 2, 3, 4]]) on a plain Python list; "
-                   "Keras 3 refuses it (ValueError: Only input tensors may be passed "
-                   "as positional arguments ...)")
+@scenario(5)
 def ch05_python_list_input(keras):
+    # Both refuse Python numbers as a layer's input: arrays only.
     fresh(keras)
     dense = keras.layers.Dense(3, name="dense")
-    return {"list input": list(dense([[1.0, 2.0, 3.0, 4.0]]).shape)}
+    return {"nested list": error_of(lambda: dense([[1.0, 2.0, 3.0, 4.0]])),
+            "scalar": error_of(lambda: dense(3.0)),
+            "array": list(dense(np.ones((1, 4), "float32")).shape)}
 
 
 @scenario(5)
@@ -141,16 +142,20 @@ def ch06_shared_layer_nodes(keras):
             "node outputs": len(dense._inbound_nodes[0].output_tensors)}
 
 
-@scenario(6, xfail="chapter 6 teaches Layer.get_output_at/get_input_at; Keras 3 "
-                   "removed them (AttributeError: 'Dense' object has no attribute "
-                   "'get_output_at')")
+@scenario(6, known={"get_output_at": "chapter 6 teaches Keras 2's "
+                   "Layer.get_output_at/get_input_at, which kerasmini keeps; "
+                   "Keras 3 removed them"})
 def ch06_get_output_at(keras):
     fresh(keras)
     a, b = keras.Input(shape=(4,), name="a"), keras.Input(shape=(4,), name="b")
     shared = keras.layers.Dense(3, name="shared")
     ya, yb = shared(a), shared(b)
-    return {"output_at": [shared.get_output_at(0) is ya, shared.get_output_at(1) is yb],
-            "input_at 1": shared.get_input_at(1) is b, "output": shared.output is ya}
+    nodes = shared._inbound_nodes
+    return {"get_output_at": hasattr(shared, "get_output_at"),
+            "node outputs": [nodes[0].output_tensors[0] is ya,
+                             nodes[1].output_tensors[0] is yb],
+            "node 1 input": nodes[1].input_tensors[0] is b,
+            "output of a shared layer": error_of(lambda: shared.output)}
 
 
 @scenario(6)
@@ -254,15 +259,19 @@ def ch07_feature_extractor(keras):
             "unknown layer": error_of(lambda: model.get_layer("nope"))}
 
 
-@scenario(7, xfail="chapter 7 prints Model.input_names; Keras 3's Functional has "
-                   "no input_names (AttributeError)")
+@scenario(7, known={"input_names": "chapter 7 prints Keras 2's "
+                   "Model.input_names, which kerasmini keeps; Keras 3's "
+                   "Functional has no such attribute"})
 def ch07_input_names(keras):
     fresh(keras)
     title = keras.Input(shape=(2,), name="title")
     body = keras.Input(shape=(3,), name="body")
     out = keras.layers.Dense(1, name="priority")(
         keras.layers.Concatenate()([title, body]))
-    return {"input names": keras.Model([title, body], out).input_names}
+    model = keras.Model([title, body], out)
+    return {"input_names": hasattr(model, "input_names"),
+            "input tensor names": [t.name for t in model.inputs],
+            "input layer names": [model.get_layer(n).name for n in ("title", "body")]}
 
 
 @scenario(7)

@@ -30,8 +30,9 @@ class Lambda(Layer):
         output_shape: optional output shape (else found by a dry run).
         arguments: extra keyword arguments for ``function``.
 
+    >>> import numpy as np
     >>> from kerasmini.backend import ops
-    >>> Lambda(lambda x, k: ops.add(x, k), arguments={"k": 1.0})([[1.0, 2.0]])
+    >>> Lambda(lambda x, k: ops.add(x, k), arguments={"k": 1.0})(np.array([[1.0, 2.0]]))
     array([[2., 3.]], dtype=float32)
     """
 
