@@ -108,6 +108,7 @@ $(KERAS_VENV)/.test-deps: $(KERAS_VENV)/.installed
 parity: venv $(KERAS_VENV)/.installed $(KERAS_VENV)/.test-deps
 	KERASMINI_REAL_KERAS_PYTHON=$(abspath $(KERAS_VENV))/bin/python KERAS_BACKEND=torch \
 	  $(VPY) -m pytest tests/parity -q -rx
+	$(VPY) tools/parity_summary.py --check
 	-$(KERAS_VENV)/bin/python tools/keras_unit_tests.py \
 	  --json _build/parity/keras_unit_tests.json
 

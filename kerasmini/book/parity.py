@@ -1,0 +1,75 @@
+"""The line each chapter shows: "verified against Keras 3.15.1".
+
+``make parity`` runs every scenario of the book twice, with kerasmini and with
+real Keras (``tests/parity/``), and writes the per-chapter figures to
+``_build/parity/results.json``. ``tools/parity_summary.py --write`` copies those
+figures into ``parity_results.json`` beside this file, and ``make parity``
+fails while the copy is stale; the chapters read the copy, so the sentence a
+reader sees is produced by the last parity run, never typed by hand.
+
+>>> line = verified(8)
+>>> line.chapter, line.keras_version
+(8, '3.15.1')
+>>> "scenarios" in repr(line)
+True
+"""
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+RESULTS = Path(__file__).with_name("parity_results.json")
+
+
+def load_results(path=RESULTS) -> dict:
+    """The recorded parity figures: ``{"keras_version", "backend", "chapters"}``."""
+    return json.loads(Path(path).read_text())
+
+
+@dataclass(frozen=True)
+class Verified:
+    """One chapter's parity figures, shown as a sentence (Markdown and text)."""
+
+    chapter: int
+    keras_version: str
+    backend: str
+    scenarios: int
+    equal: int
+    observations: int
+    known: dict = field(default_factory=dict)  # observation -> why it differs
+
+    def sentences(self) -> list:
+        same = ("all behave the same" if self.equal == self.scenarios
+                else f"{self.equal} behave the same")
+        lines = [
+            f"Verified against Keras {self.keras_version} ({self.backend} "
+            f"backend) by `make parity`: this chapter's {self.scenarios} "
+            f"scenarios ({self.observations} observations) run in kerasmini "
+            f"and in Keras, and {same}."
+        ]
+        if self.known:
+            lines.append("Different on purpose, and checked to stay different:")
+            lines.extend(f"- `{key}`: {why}" for key, why in sorted(self.known.items()))
+        return lines
+
+    def _repr_markdown_(self) -> str:
+        first, *rest = self.sentences()
+        return "\n".join([f"**{first}**", "", *rest])
+
+    def __repr__(self) -> str:
+        return "\n".join(self.sentences())
+
+
+def verified(chapter: int, path=RESULTS) -> Verified:
+    """The parity figures of ``chapter`` from the last recorded ``make parity``."""
+    results = load_results(path)
+    entry = results["chapters"].get(str(chapter))
+    if entry is None:
+        raise ValueError(
+            f"No parity scenarios are recorded for chapter {chapter}. Add some in "
+            "tests/parity/ and run `make parity`, then "
+            "`python tools/parity_summary.py --write`.")
+    return Verified(chapter=chapter, keras_version=results["keras_version"],
+                    backend=results["backend"], scenarios=entry["scenarios"],
+                    equal=entry["equal"], observations=entry["observations"],
+                    known=dict(entry.get("known", {})))
