@@ -99,9 +99,10 @@ interop: venv $(KERAS_VENV)/.installed
 	KERASMINI_REAL_KERAS_PYTHON=$(abspath $(KERAS_VENV))/bin/python KERAS_BACKEND=torch \
 	  $(VPY) -m pytest tests/test_saving_keras_interop.py -q
 
-# Keras's unit tests (shipped in its wheel) also need absl-py and pytest.
+# Keras's unit tests (shipped in its wheel) also need absl-py and pytest; the
+# guide tests run on Keras need scikit-learn (the digits).
 $(KERAS_VENV)/.test-deps: $(KERAS_VENV)/.installed
-	$(KERAS_VENV)/bin/python -m pip install absl-py pytest
+	$(KERAS_VENV)/bin/python -m pip install absl-py pytest scikit-learn
 	touch $@
 
 # The parity suite is the gate; the unit-test table is a measurement (never fails).
@@ -111,6 +112,8 @@ parity: venv $(KERAS_VENV)/.installed $(KERAS_VENV)/.test-deps
 	$(VPY) tools/parity_summary.py --check
 	-$(KERAS_VENV)/bin/python tools/keras_unit_tests.py \
 	  --json _build/parity/keras_unit_tests.json
+	-$(KERAS_VENV)/bin/python tools/guide_tests_on_keras.py \
+	  --json _build/parity/guide_tests_on_keras.json
 
 clean:
 	rm -rf _build
