@@ -73,7 +73,7 @@ __all__ = [
     "Cropping2D", "Dense", "Dot", "Dropout", "Embedding", "Flatten",
     "GlobalAveragePooling1D", "GlobalAveragePooling2D", "GlobalAvgPool1D",
     "GlobalAvgPool2D", "GlobalMaxPool1D", "GlobalMaxPool2D", "GlobalMaxPooling1D",
-    "GlobalMaxPooling2D", "Input", "InputLayer", "InputSpec", "Lambda",
+    "GlobalMaxPooling2D", "Input", "InputLayer", "InputSpec", "Lambda", "Layer",
     "LayerNormalization", "MaxPool1D", "MaxPool2D", "MaxPooling1D", "MaxPooling2D",
     "Maximum", "Minimum", "Multiply", "Permute", "RepeatVector", "Reshape",
     "Subtract", "UpSampling1D", "UpSampling2D", "ZeroPadding1D", "ZeroPadding2D",
