@@ -102,3 +102,190 @@ def test_small_cnn_trains_on_digits_in_graph_and_eager_mode_alike():
         weights.append(model.get_weights())
     for a, b in zip(*weights):
         np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+
+
+# ---------------------------------------------------------------- Conv1D
+from layer_contract import check_layer, check_layer_gradients  # noqa: E402
+
+
+def reference_conv1d(x, k, stride, dilation, padding):
+    """Output step t = sum over taps j of x[t * stride + j * dilation] . k[j]."""
+    span = (k.shape[0] - 1) * dilation + 1
+    steps = x.shape[1]
+    if padding == "causal":
+        x = np.pad(x, ((0, 0), (span - 1, 0), (0, 0)))
+    elif padding == "same":
+        out = -(-steps // stride)
+        total = max((out - 1) * stride + span - steps, 0)
+        x = np.pad(x, ((0, 0), (total // 2, total - total // 2), (0, 0)))
+    out = (x.shape[1] - span) // stride + 1
+    y = np.zeros((x.shape[0], out, k.shape[2]))
+    for t in range(out):
+        for j in range(k.shape[0]):
+            y[:, t] += x[:, t * stride + j * dilation] @ k[j]
+    return y
+
+
+@pytest.mark.parametrize("strides, dilation, padding", [
+    (1, 1, "valid"), (2, 1, "valid"), (2, 1, "same"), (1, 2, "same"),
+    (1, 2, "causal"), (3, 1, "causal")])
+def test_conv1d_matches_numpy_and_the_layer_contract(tmp_path, strides, dilation,
+                                                     padding):
+    x = RNG.normal(size=(2, 11, 3)).astype("float32")
+
+    def make():
+        return layers.Conv1D(4, 3, strides=strides, dilation_rate=dilation,
+                             padding=padding, bias_initializer="random_normal")
+
+    keras.utils.set_random_seed(1)
+    out = check_layer(make, x, tmp_path)
+    keras.utils.set_random_seed(1)
+    layer = make()
+    layer(x)
+    expected = reference_conv1d(x, layer.kernel.numpy(), strides, dilation, padding)
+    np.testing.assert_allclose(out, expected + layer.bias.numpy(), rtol=1e-4,
+                               atol=1e-5)
+
+
+def test_conv1d_causal_output_does_not_see_the_future():
+    layer = layers.Conv1D(1, 3, padding="causal", kernel_initializer="ones")
+    x = np.zeros((1, 6, 1), "float32")
+    x[0, 4, 0] = 1.0
+    assert layer(x)[0, :, 0].tolist() == [0.0, 0.0, 0.0, 0.0, 1.0, 1.0]
+
+
+def test_conv1d_facts_from_keras():
+    # Keras 3.15.1: Conv1D(4, 3) on (None, 10, 2)
+    layer = layers.Conv1D(4, 3)
+    assert layer(keras.Input((10, 2))).shape == (None, 8, 4)
+    assert [(w.path, w.shape) for w in layer.weights] == [
+        ("conv1d/kernel", (3, 2, 4)), ("conv1d/bias", (4,))]
+    assert sorted(layer.get_config()) == [
+        "activation", "activity_regularizer", "bias_constraint", "bias_initializer",
+        "bias_regularizer", "data_format", "dilation_rate", "dtype", "filters",
+        "groups", "kernel_constraint", "kernel_initializer", "kernel_regularizer",
+        "kernel_size", "name", "padding", "strides", "trainable", "use_bias"]
+    config = layer.get_config()
+    assert (config["kernel_size"], config["strides"], config["dilation_rate"]) == \
+        ((3,), (1,), (1,))
+
+
+def test_conv1d_gradients_match_finite_differences():
+    keras.utils.set_random_seed(0)
+    layer = layers.Conv1D(2, 3, strides=2, padding="causal", dtype="float64",
+                          bias_initializer="random_normal")
+    check_layer_gradients(layer, RNG.normal(size=(2, 7, 2)))
+
+
+def test_conv1d_rejects_bad_arguments():
+    with pytest.raises(ValueError, match="Expected a strictly positive value"):
+        layers.Conv1D(0, 3)
+    with pytest.raises(ValueError, match="'valid', 'same', 'causal'"):
+        layers.Conv1D(2, 3, padding="full")
+    with pytest.raises(ValueError, match="tuple of 1 positive integer"):
+        layers.Conv1D(2, (3, 3))
+    with pytest.raises(ValueError, match="channels_last"):
+        layers.Conv1D(2, 3, data_format="channels_first")
+    with pytest.raises(ValueError, match="negative or zero"):
+        layers.Conv1D(2, 5)(keras.Input((3, 1)))
+    with pytest.raises(ValueError, match="expected ndim=3"):
+        layers.Conv1D(2, 3)(keras.Input((3, 4, 1)))
+
+
+# -------------------------------------------------------- Conv2DTranspose
+def reference_conv_transpose(x, k, stride, dilation, padding, out_hw):
+    """Scatter each input pixel times the kernel onto a canvas, then crop the
+    padding the forward convolution of ``out_hw`` would have used."""
+    n, h, w, _ = x.shape
+    kh, kw = (k.shape[0] - 1) * dilation + 1, (k.shape[1] - 1) * dilation + 1
+    canvas = np.zeros((n, (h - 1) * stride + kh + stride, (w - 1) * stride + kw + stride,
+                       k.shape[2]))
+    for i in range(h):
+        for j in range(w):
+            for a in range(k.shape[0]):
+                for b in range(k.shape[1]):
+                    canvas[:, i * stride + a * dilation, j * stride + b * dilation] += \
+                        x[:, i, j] @ k[a, b].T
+    tops = []
+    for size, span, out in ((h, kh, out_hw[0]), (w, kw, out_hw[1])):
+        total = max((size - 1) * stride + span - out, 0) if padding == "same" else 0
+        tops.append(total // 2)
+    return canvas[:, tops[0]:tops[0] + out_hw[0], tops[1]:tops[1] + out_hw[1]]
+
+
+# (kernel, strides, padding, output_padding, dilation) -> output (h, w) for a
+# (5, 4) input, as Keras 3.15.1 computes them (its values match too: see
+# tests/test_saving_keras_interop.py)
+TRANSPOSE_FACTS = [
+    ((3, 2, "valid", None, 1), (11, 9)), ((3, 2, "same", None, 1), (10, 8)),
+    ((2, 2, "same", None, 1), (10, 8)), ((4, 3, "valid", None, 1), (16, 13)),
+    ((3, 2, "same", 1, 1), (10, 8)), ((3, 2, "valid", 1, 1), (12, 10)),
+    ((3, 1, "same", None, 2), (5, 4)), ((1, 3, "valid", None, 1), (15, 12)),
+]
+
+
+@pytest.mark.parametrize("args, out_hw", TRANSPOSE_FACTS)
+def test_conv2d_transpose_matches_numpy_keras_shapes_and_contract(tmp_path, args,
+                                                                  out_hw):
+    kernel, strides, padding, output_padding, dilation = args
+    x = RNG.normal(size=(2, 5, 4, 3)).astype("float32")
+
+    def make():
+        return layers.Conv2DTranspose(2, kernel, strides=strides, padding=padding,
+                                      output_padding=output_padding,
+                                      dilation_rate=dilation)
+
+    keras.utils.set_random_seed(2)
+    out = check_layer(make, x, tmp_path, atol=1e-5)
+    assert out.shape == (2,) + out_hw + (2,)
+    keras.utils.set_random_seed(2)
+    layer = make()
+    layer(x)
+    expected = reference_conv_transpose(x, layer.kernel.numpy(), strides, dilation,
+                                        padding, out_hw)
+    np.testing.assert_allclose(out, expected, rtol=1e-4, atol=1e-5)
+
+
+def test_conv2d_transpose_is_the_adjoint_of_conv2d():
+    # <conv2d(y, k), x> == <y, conv2d_transpose(x, k)> for the same kernel
+    x = RNG.normal(size=(1, 4, 4, 3))
+    layer = layers.Conv2DTranspose(2, 3, strides=2, padding="same", use_bias=False,
+                                   dtype="float64")
+    y_t = layer(x)
+    y = RNG.normal(size=y_t.shape)
+    forward = keras.backend.nn.conv2d(y, layer.kernel.numpy(), strides=2,
+                                      padding="same")
+    assert np.isclose(np.sum(forward * x), np.sum(y * y_t))
+
+
+def test_conv2d_transpose_facts_from_keras():
+    # Keras 3.15.1: Conv2DTranspose(4, 3, strides=2) on (None, 5, 5, 2)
+    layer = layers.Conv2DTranspose(4, 3, strides=2)
+    assert layer(keras.Input((5, 5, 2))).shape == (None, 11, 11, 4)
+    assert [(w.path, w.shape) for w in layer.weights] == [
+        ("conv2d_transpose/kernel", (3, 3, 4, 2)), ("conv2d_transpose/bias", (4,))]
+    assert sorted(layer.get_config()) == [
+        "activation", "activity_regularizer", "bias_constraint", "bias_initializer",
+        "bias_regularizer", "data_format", "dilation_rate", "dtype", "filters",
+        "kernel_constraint", "kernel_initializer", "kernel_regularizer",
+        "kernel_size", "name", "output_padding", "padding", "strides", "trainable",
+        "use_bias"]
+
+
+def test_conv2d_transpose_gradients_match_finite_differences():
+    keras.utils.set_random_seed(0)
+    layer = layers.Conv2DTranspose(2, 3, strides=2, padding="same", dtype="float64",
+                                   bias_initializer="random_normal")
+    check_layer_gradients(layer, RNG.normal(size=(1, 3, 2, 2)))
+
+
+def test_conv2d_transpose_rejects_bad_arguments():
+    with pytest.raises(ValueError, match="Expected a strictly positive value"):
+        layers.Conv2DTranspose(-1, 3)
+    with pytest.raises(ValueError, match="smaller than the stride"):
+        layers.Conv2DTranspose(2, 3, strides=2, output_padding=2)
+    with pytest.raises(ValueError, match="maps back to 5"):
+        layers.Conv2DTranspose(2, 4, strides=2, padding="same",
+                               output_padding=0)(keras.Input((5, 4, 1)))
+    with pytest.raises(ValueError, match="expected ndim=4"):
+        layers.Conv2DTranspose(2, 3)(keras.Input((5, 1)))

@@ -111,3 +111,74 @@ def test_embedding_model_trains_with_fit():
                   loss="sparse_categorical_crossentropy", metrics=["accuracy"])
     history = model.fit(x, y, epochs=20, batch_size=16, verbose=0)
     assert history.history["accuracy"][-1] > 0.9
+
+
+# ----------------------------------------------------- LayerNormalization
+from layer_contract import check_layer, check_layer_gradients  # noqa: E402
+
+
+@pytest.mark.parametrize("axis, shape", [(-1, (4, 6)), (-1, (3, 4, 5)),
+                                         ([1, 2], (3, 4, 5)), ((1, 3), (2, 3, 2, 4))])
+def test_layer_norm_matches_numpy_and_the_layer_contract(tmp_path, axis, shape):
+    x = RNG.normal(2.0, 3.0, size=shape).astype("float32")
+
+    def make():
+        return layers.LayerNormalization(axis=axis, epsilon=1e-3,
+                                         gamma_initializer="random_normal",
+                                         beta_initializer="random_normal")
+
+    keras.utils.set_random_seed(3)
+    out = check_layer(make, x, tmp_path, rtol=1e-5, atol=1e-5)
+    keras.utils.set_random_seed(3)
+    layer = make()
+    layer(x)
+    axes = tuple(a % len(shape) for a in ([axis] if isinstance(axis, int) else axis))
+    broadcast = [shape[a] if a in axes else 1 for a in range(len(shape))]
+    normalised = (x - x.mean(axes, keepdims=True)) / np.sqrt(
+        x.var(axes, keepdims=True) + 1e-3)
+    expected = normalised * layer.gamma.numpy().reshape(broadcast) + \
+        layer.beta.numpy().reshape(broadcast)
+    np.testing.assert_allclose(out, expected, rtol=1e-4, atol=1e-5)
+
+
+def test_layer_norm_is_the_same_in_training_and_inference():
+    x = RNG.normal(size=(4, 3)).astype("float32")
+    layer = layers.LayerNormalization()
+    np.testing.assert_array_equal(layer(x, training=True), layer(x))
+    assert layer.non_trainable_weights == []
+
+
+def test_layer_norm_facts_from_keras():
+    # Keras 3.15.1: LayerNormalization() on (None, 10, 2)
+    layer = layers.LayerNormalization()
+    assert layer.get_config()["axis"] == -1
+    assert layer(keras.Input((10, 2))).shape == (None, 10, 2)
+    assert [(w.path, w.shape) for w in layer.weights] == [
+        ("layer_normalization/gamma", (2,)), ("layer_normalization/beta", (2,))]
+    config = layer.get_config()
+    assert sorted(config) == [
+        "axis", "beta_constraint", "beta_initializer", "beta_regularizer", "center",
+        "dtype", "epsilon", "gamma_constraint", "gamma_initializer",
+        "gamma_regularizer", "name", "rms_scaling", "scale", "trainable"]
+    assert (config["axis"], config["epsilon"], config["rms_scaling"]) == \
+        ([-1], 0.001, False)
+    no_beta = layers.LayerNormalization(center=False)
+    no_beta(keras.Input((3,)))
+    assert [w.name for w in no_beta.weights] == ["gamma"]
+
+
+def test_layer_norm_gradients_match_finite_differences():
+    keras.utils.set_random_seed(0)
+    layer = layers.LayerNormalization(axis=(1, 2), dtype="float64",
+                                      gamma_initializer="random_normal",
+                                      beta_initializer="random_normal")
+    check_layer_gradients(layer, RNG.normal(size=(2, 3, 2)))
+
+
+def test_layer_norm_rejects_bad_arguments():
+    with pytest.raises(TypeError, match="Expected an int or a list/tuple of ints"):
+        layers.LayerNormalization(axis="last")
+    with pytest.raises(ValueError, match="Axis 3 is out of bounds"):
+        layers.LayerNormalization(axis=3)(keras.Input((4,)))
+    with pytest.raises(ValueError, match="must have a known size"):
+        layers.LayerNormalization()(keras.Input((None,)))

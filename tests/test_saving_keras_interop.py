@@ -56,6 +56,39 @@ MODELS = textwrap.dedent('''
             bn.moving_mean.assign(np.linspace(-1, 1, 4).astype("float32"))
             bn.moving_variance.assign(np.linspace(0.5, 2, 4).astype("float32"))
             return model
+        if kind == "sequence":  # the 1D layers, the merges and the reshapes
+            x = keras.Input((12, 3))
+            h = layers.Conv1D(4, 3, padding="causal", dilation_rate=2,
+                              activation="relu")(x)
+            h = layers.MaxPooling1D(2)(h)
+            h = layers.Conv1D(5, 2, padding="same")(h)
+            h = layers.AveragePooling1D(2, padding="same")(h)
+            h = layers.UpSampling1D(2)(h)
+            h = layers.ZeroPadding1D((1, 2))(h)
+            h = layers.Cropping1D((2, 1))(h)
+            h = layers.LayerNormalization(beta_initializer="random_normal",
+                                          gamma_initializer="random_normal")(h)
+            h = layers.Permute((2, 1))(h)
+            a, b = layers.GlobalMaxPooling1D()(h), layers.GlobalAveragePooling1D()(h)
+            m = layers.concatenate([
+                layers.subtract([a, b]), layers.multiply([a, b]),
+                layers.average([a, b]), layers.maximum([a, b]),
+                layers.minimum([a, layers.Add()([a, b])])])
+            d = layers.Dot(axes=1, normalize=True)([a, b])
+            e = layers.dot([layers.RepeatVector(3)(a), layers.RepeatVector(3)(b)],
+                           axes=(2, 2))
+            return keras.Model(x, [layers.Dense(2)(m), d, layers.Flatten()(e)])
+        if kind == "image":  # the 2D layers that change the image size
+            return keras.Sequential([
+                keras.Input((6, 6, 2)),
+                layers.Conv2DTranspose(3, 3, strides=2, padding="same"),
+                layers.ZeroPadding2D(((1, 0), (0, 1))),
+                layers.Cropping2D(((1, 2), (2, 1))),
+                layers.Conv2DTranspose(2, 2, strides=2, output_padding=1,
+                                       activation="tanh"),
+                layers.MaxPooling2D(3), layers.UpSampling2D((1, 2)),
+                layers.LayerNormalization(axis=(2, 3)),
+                layers.GlobalMaxPooling2D(), layers.Dense(2)])
         if kind == "embedding":
             return keras.Sequential([keras.Input((5,), dtype="int32"),
                                      layers.Embedding(10, 3), layers.Flatten(),
@@ -108,7 +141,8 @@ KERAS_SIDE = textwrap.dedent('''
 ''')
 
 
-KINDS = ["sequential", "functional", "nested", "conv", "embedding"]
+KINDS = ["sequential", "functional", "nested", "conv", "embedding", "sequence",
+         "image"]
 
 
 def run_keras(*args):
@@ -132,6 +166,10 @@ def inputs_for(kind):
         return {"x0": rng.normal(size=(6, 2, 3)).astype("float32")}
     if kind == "conv":
         return {"x0": rng.normal(size=(3, 8, 8, 2)).astype("float32")}
+    if kind == "sequence":
+        return {"x0": rng.normal(size=(4, 12, 3)).astype("float32")}
+    if kind == "image":
+        return {"x0": rng.normal(size=(3, 6, 6, 2)).astype("float32")}
     if kind == "embedding":
         return {"x0": rng.integers(0, 10, size=(4, 5)).astype("int32")}
     return {"x0": rng.normal(size=(8, 4)).astype("float32"),

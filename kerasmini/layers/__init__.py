@@ -8,29 +8,75 @@
 from kerasmini.engine.base_layer import Layer
 from kerasmini.engine.input_layer import Input, InputLayer
 from kerasmini.engine.input_spec import InputSpec
+from kerasmini.layers.convolutional.conv1d import Conv1D
 from kerasmini.layers.convolutional.conv2d import Conv2D
+from kerasmini.layers.convolutional.conv2d_transpose import Conv2DTranspose
 from kerasmini.layers.core.activation import Activation
 from kerasmini.layers.core.dense import Dense
 from kerasmini.layers.core.dropout import Dropout
 from kerasmini.layers.core.embedding import Embedding
 from kerasmini.layers.core.lambda_layer import Lambda
+from kerasmini.layers.merging.dot import Dot
+from kerasmini.layers.merging.elementwise import (
+    Average,
+    Maximum,
+    Minimum,
+    Multiply,
+    Subtract,
+)
+from kerasmini.layers.merging.functional import (
+    add,
+    average,
+    concatenate,
+    dot,
+    maximum,
+    minimum,
+    multiply,
+    subtract,
+)
 from kerasmini.layers.merging.merge import Add, Concatenate
 from kerasmini.layers.normalization.batch_normalization import BatchNormalization
+from kerasmini.layers.normalization.layer_normalization import LayerNormalization
+from kerasmini.layers.pooling.global_pooling import (
+    GlobalAveragePooling1D,
+    GlobalMaxPooling1D,
+    GlobalMaxPooling2D,
+)
+from kerasmini.layers.pooling.pooling1d import AveragePooling1D, MaxPooling1D
 from kerasmini.layers.pooling.pooling2d import (
     AveragePooling2D,
     GlobalAveragePooling2D,
     MaxPooling2D,
 )
+from kerasmini.layers.reshaping.cropping import Cropping1D, Cropping2D
 from kerasmini.layers.reshaping.flatten import Flatten
+from kerasmini.layers.reshaping.permute import Permute
+from kerasmini.layers.reshaping.repeat_vector import RepeatVector
 from kerasmini.layers.reshaping.reshape import Reshape
+from kerasmini.layers.reshaping.up_sampling import UpSampling1D, UpSampling2D
+from kerasmini.layers.reshaping.zero_padding import ZeroPadding1D, ZeroPadding2D
 
-AvgPool2D = AveragePooling2D  # the short names Keras also exports
+AvgPool1D = AveragePooling1D  # the short names Keras also exports
+AvgPool2D = AveragePooling2D
+Convolution2DTranspose = Conv2DTranspose
+GlobalAvgPool1D = GlobalAveragePooling1D
 GlobalAvgPool2D = GlobalAveragePooling2D
+GlobalMaxPool1D = GlobalMaxPooling1D
+GlobalMaxPool2D = GlobalMaxPooling2D
+MaxPool1D = MaxPooling1D
 MaxPool2D = MaxPooling2D
 
 __all__ = [
-    "Activation", "Add", "AveragePooling2D", "AvgPool2D", "BatchNormalization",
-    "Concatenate", "Conv2D", "Dense", "Dropout", "Embedding", "Flatten",
-    "GlobalAveragePooling2D", "GlobalAvgPool2D", "Input", "InputLayer", "InputSpec",
-    "Lambda", "Layer", "MaxPool2D", "MaxPooling2D", "Reshape",
+    "Activation", "Add", "Average", "AveragePooling1D", "AveragePooling2D",
+    "AvgPool1D", "AvgPool2D", "BatchNormalization", "Concatenate", "Conv1D",
+    "Conv2D", "Conv2DTranspose", "Convolution2DTranspose", "Cropping1D",
+    "Cropping2D", "Dense", "Dot", "Dropout", "Embedding", "Flatten",
+    "GlobalAveragePooling1D", "GlobalAveragePooling2D", "GlobalAvgPool1D",
+    "GlobalAvgPool2D", "GlobalMaxPool1D", "GlobalMaxPool2D", "GlobalMaxPooling1D",
+    "GlobalMaxPooling2D", "Input", "InputLayer", "InputSpec", "Lambda", "Layer",
+    "LayerNormalization", "MaxPool1D", "MaxPool2D", "MaxPooling1D", "MaxPooling2D",
+    "Maximum", "Minimum", "Multiply", "Permute", "RepeatVector", "Reshape",
+    "Subtract", "UpSampling1D", "UpSampling2D", "ZeroPadding1D", "ZeroPadding2D",
+    "add", "average", "concatenate", "dot", "maximum", "minimum", "multiply",
+    "subtract",
 ]

@@ -1,0 +1,186 @@
+"""``Conv1D``: slide ``filters`` kernels along a sequence.
+
+Inputs are ``(batch, steps, channels)``; the kernel has shape
+``(kernel_size, in_channels, filters)``. The work is the 2D convolution of
+:func:`kerasmini.backend.nn.conv2d` on a height-1 image: the sequence becomes
+``(batch, 1, steps, channels)`` and the kernel ``(1, kernel_size, in, filters)``,
+so the gradient comes from ``conv2d``'s rules with no new primitive.
+``padding="causal"`` pads ``(kernel_size - 1) * dilation_rate`` zeros on the
+left only, so output ``t`` sees inputs up to ``t`` and no further.
+
+>>> import numpy as np
+>>> from kerasmini.backend import clear_session
+>>> clear_session()
+>>> layer = Conv1D(4, 3, padding="causal")
+>>> layer(np.ones((2, 10, 1))).shape, [w.shape for w in layer.weights]
+((2, 10, 4), [(3, 1, 4), (4,)])
+"""
+
+import numpy as np
+
+from kerasmini import activations, constraints, initializers, regularizers
+from kerasmini.api_export import keras_export
+from kerasmini.backend import nn, ops
+from kerasmini.engine.base_layer import Layer
+from kerasmini.engine.input_spec import InputSpec
+from kerasmini.layers.convolutional.conv2d import conv_output_length
+
+
+def single(value, name):
+    """``3`` -> ``(3,)``; ``(3,)`` stays; anything else is refused.
+
+    >>> single(2, "strides"), single([4], "pool_size")
+    ((2,), (4,))
+    """
+    one = value
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        one = (value,)
+    one = tuple(one) if isinstance(one, (tuple, list)) else ()
+    if len(one) != 1 or not isinstance(one[0], (int, np.integer)) or \
+            isinstance(one[0], bool) or one[0] < 1:
+        raise ValueError(
+            f"Expected `{name}` to be a positive integer or a tuple of 1 positive "
+            f"integer. Received: {name}={value!r}"
+        )
+    return (int(one[0]),)
+
+
+def check_data_format(data_format):
+    """kerasmini's layers are channels-last only: ``None`` means that too.
+
+    >>> check_data_format(None)
+    'channels_last'
+    """
+    if data_format not in (None, "channels_last"):
+        raise ValueError(
+            "kerasmini supports only data_format='channels_last'. Received: "
+            f"data_format={data_format!r}"
+        )
+    return "channels_last"
+
+
+@keras_export("kerasmini.layers.Conv1D")
+class Conv1D(Layer):
+    """A 1D convolution layer (channels last).
+
+    Args:
+        filters: the number of output channels.
+        kernel_size: an int or a 1-tuple.
+        strides: an int or a 1-tuple (default 1).
+        padding: ``"valid"``, ``"same"`` or ``"causal"`` (left padding only).
+        data_format: only ``"channels_last"`` (or ``None``).
+        dilation_rate: an int or a 1-tuple (default 1).
+        activation, use_bias, *_initializer, *_regularizer, *_constraint: as
+            in :class:`~kerasmini.layers.Dense`.
+
+    >>> import numpy as np
+    >>> Conv1D(8, 3, strides=2)(np.zeros((1, 9, 3))).shape
+    (1, 4, 8)
+    """
+
+    def __init__(self, filters, kernel_size, strides=1, padding="valid",
+                 data_format=None, dilation_rate=1, groups=1, activation=None,
+                 use_bias=True, kernel_initializer="glorot_uniform",
+                 bias_initializer="zeros", kernel_regularizer=None,
+                 bias_regularizer=None, activity_regularizer=None,
+                 kernel_constraint=None, bias_constraint=None, **kwargs):
+        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
+        if not isinstance(filters, int) or isinstance(filters, bool) or filters <= 0:
+            raise ValueError(
+                "Invalid value for argument `filters`. Expected a strictly positive "
+                f"value. Received filters={filters}."
+            )
+        if groups != 1:
+            raise ValueError(f"kerasmini supports only groups=1. Received: groups={groups}")
+        mode = padding.lower() if isinstance(padding, str) else padding
+        if mode not in ("valid", "same", "causal"):
+            raise ValueError(
+                "Invalid value for argument `padding`. Expected one of 'valid', "
+                f"'same', 'causal'. Received: padding={padding!r}"
+            )
+        self.filters = filters
+        self.kernel_size = single(kernel_size, "kernel_size")
+        self.strides = single(strides, "strides")
+        self.padding = mode
+        self.data_format = check_data_format(data_format)
+        self.dilation_rate = single(dilation_rate, "dilation_rate")
+        self.groups = groups
+        self.activation = activations.get(activation)
+        self.use_bias = use_bias
+        self.kernel_initializer = initializers.get(kernel_initializer)
+        self.bias_initializer = initializers.get(bias_initializer)
+        self.kernel_regularizer = regularizers.get(kernel_regularizer)
+        self.bias_regularizer = regularizers.get(bias_regularizer)
+        self.kernel_constraint = constraints.get(kernel_constraint)
+        self.bias_constraint = constraints.get(bias_constraint)
+        self.input_spec = InputSpec(ndim=3)
+
+    def build(self, input_shape):
+        channels = input_shape[-1]
+        if channels is None:
+            raise ValueError(
+                "The channel dimension of the inputs should be defined. The input_shape "
+                f"received is {input_shape}, where axis -1 (0-based) is the channel "
+                "dimension, which found to be `None`."
+            )
+        self.kernel = self.add_weight(
+            name="kernel", shape=self.kernel_size + (channels, self.filters),
+            initializer=self.kernel_initializer,
+            regularizer=self.kernel_regularizer, constraint=self.kernel_constraint)
+        self.bias = None
+        if self.use_bias:
+            self.bias = self.add_weight(
+                name="bias", shape=(self.filters,), initializer=self.bias_initializer,
+                regularizer=self.bias_regularizer, constraint=self.bias_constraint)
+        self.input_spec = InputSpec(ndim=3, axes={-1: channels})
+
+    def call(self, inputs):
+        if not str(inputs.dtype).startswith("float"):
+            inputs = ops.cast(inputs, self.dtype)
+        padding = self.padding
+        if padding == "causal":  # zeros on the left: no step sees the future
+            left = (self.kernel_size[0] - 1) * self.dilation_rate[0]
+            inputs = ops.pad(inputs, ((0, 0), (left, 0), (0, 0)))
+            padding = "valid"
+        x = nn.conv2d(ops.expand_dims(inputs, axis=1),  # (batch, 1, steps, in)
+                      ops.expand_dims(self.kernel, axis=0),  # (1, k, in, filters)
+                      strides=(1, self.strides[0]), padding=padding,
+                      dilation_rate=(1, self.dilation_rate[0]))
+        x = ops.squeeze(x, axis=1)  # (batch, out_steps, filters)
+        if self.bias is not None:
+            x = ops.add(x, self.bias)
+        return self.activation(x)
+
+    def compute_output_shape(self, input_shape):
+        padding = "same" if self.padding == "causal" else self.padding
+        steps = conv_output_length(input_shape[1], self.kernel_size[0],
+                                   self.strides[0], self.dilation_rate[0], padding)
+        if steps is not None and steps < 1:
+            raise ValueError(
+                f"Computed output size would be negative or zero: {steps}. "
+                f"Received: input_shape={input_shape}, kernel_size={self.kernel_size}, "
+                f"padding={self.padding!r}. Use padding='same' or a longer input."
+            )
+        return (input_shape[0], steps, self.filters)
+
+    def get_config(self):
+        config = super().get_config()
+        config.update({
+            "filters": self.filters,
+            "kernel_size": self.kernel_size,
+            "strides": self.strides,
+            "padding": self.padding,
+            "data_format": self.data_format,
+            "dilation_rate": self.dilation_rate,
+            "groups": self.groups,
+            "activation": activations.serialize(self.activation),
+            "use_bias": self.use_bias,
+            "kernel_initializer": initializers.serialize(self.kernel_initializer),
+            "bias_initializer": initializers.serialize(self.bias_initializer),
+            "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
+            "bias_regularizer": regularizers.serialize(self.bias_regularizer),
+            "activity_regularizer": regularizers.serialize(self.activity_regularizer),
+            "kernel_constraint": constraints.serialize(self.kernel_constraint),
+            "bias_constraint": constraints.serialize(self.bias_constraint),
+        })
+        return config
