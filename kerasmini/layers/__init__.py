@@ -14,6 +14,7 @@ from kerasmini.layers.core.dense import Dense
 from kerasmini.layers.core.dropout import Dropout
 from kerasmini.layers.core.embedding import Embedding
 from kerasmini.layers.core.lambda_layer import Lambda
+from kerasmini.layers.core.masking import Masking
 from kerasmini.layers.merging.merge import Add, Concatenate
 from kerasmini.layers.normalization.batch_normalization import BatchNormalization
 from kerasmini.layers.pooling.pooling2d import (
@@ -23,6 +24,10 @@ from kerasmini.layers.pooling.pooling2d import (
 )
 from kerasmini.layers.reshaping.flatten import Flatten
 from kerasmini.layers.reshaping.reshape import Reshape
+from kerasmini.layers.rnn.gru import GRU, GRUCell
+from kerasmini.layers.rnn.lstm import LSTM, LSTMCell
+from kerasmini.layers.rnn.rnn import RNN
+from kerasmini.layers.rnn.simple_rnn import SimpleRNN, SimpleRNNCell
 
 AvgPool2D = AveragePooling2D  # the short names Keras also exports
 GlobalAvgPool2D = GlobalAveragePooling2D
@@ -30,7 +35,8 @@ MaxPool2D = MaxPooling2D
 
 __all__ = [
     "Activation", "Add", "AveragePooling2D", "AvgPool2D", "BatchNormalization",
-    "Concatenate", "Conv2D", "Dense", "Dropout", "Embedding", "Flatten",
-    "GlobalAveragePooling2D", "GlobalAvgPool2D", "Input", "InputLayer", "InputSpec",
-    "Lambda", "Layer", "MaxPool2D", "MaxPooling2D", "Reshape",
+    "Concatenate", "Conv2D", "Dense", "Dropout", "Embedding", "Flatten", "GRU",
+    "GRUCell", "GlobalAveragePooling2D", "GlobalAvgPool2D", "Input", "InputLayer",
+    "InputSpec", "LSTM", "LSTMCell", "Lambda", "Layer", "Masking", "MaxPool2D",
+    "MaxPooling2D", "RNN", "Reshape", "SimpleRNN", "SimpleRNNCell",
 ]
