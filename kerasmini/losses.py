@@ -26,6 +26,7 @@ import numpy as np
 from kerasmini.api_export import keras_export
 from kerasmini.backend import config, ops
 from kerasmini.backend.core import is_tensor
+from kerasmini.backend.masking import get_keras_mask
 from kerasmini.backend.naming import auto_name
 from kerasmini.saving import serialization
 
@@ -230,13 +231,43 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1):
 
 
 # -------------------------------------------------------------- reduction
+def apply_mask(sample_weight, mask, dtype, reduction):
+    """Fold the mask of the predictions into the sample weights.
+
+    Masked entries weigh 0. For a mean (``"sum_over_batch_size"``) the
+    others weigh ``total / valid``, so the mean over every entry is the mean
+    over the valid ones (Keras 3's ``apply_mask``).
+
+    >>> apply_mask(None, np.array([True, True, False, False]), "float32",
+    ...            "sum_over_batch_size").tolist()
+    [2.0, 2.0, 0.0, 0.0]
+    """
+    if mask is None:
+        return sample_weight
+    float_mask = ops.cast(mask, dtype)
+    if reduction in ("mean", "sum_over_batch_size"):
+        total = float(np.prod(_shape(mask)))
+        valid = ops.maximum(ops.sum(float_mask), 1.0)  # all masked: weights 0
+        float_mask = ops.multiply(float_mask, ops.divide(total, valid))
+    if sample_weight is None:
+        return float_mask
+    sample_weight = _as_tensor(sample_weight, dtype)
+    float_mask, sample_weight = squeeze_or_expand_to_same_rank(float_mask,
+                                                               sample_weight)
+    return ops.multiply(sample_weight, float_mask)
+
+
 def reduce_weighted_values(values, sample_weight=None,
-                           reduction="sum_over_batch_size"):
-    """Weight per-sample ``values`` and reduce them to the loss.
+                           reduction="sum_over_batch_size", mask=None):
+    """Weight per-sample ``values`` and reduce them to the loss; entries
+    where ``mask`` is false do not count.
 
     >>> reduce_weighted_values(np.array([1.0, 3.0]), np.array([1.0, 0.0]))
     array(0.5)
+    >>> reduce_weighted_values(np.array([1.0, 3.0]), mask=np.array([True, False]))
+    array(1.)
     """
+    sample_weight = apply_mask(sample_weight, mask, _dtype(values), reduction)
     if sample_weight is not None:
         sample_weight = _as_tensor(sample_weight, _dtype(values))
         values, sample_weight = squeeze_or_expand_to_same_rank(values, sample_weight)
@@ -277,8 +308,9 @@ class Loss:
         self.dtype = dtype
 
     def __call__(self, y_true, y_pred, sample_weight=None):
+        mask = get_keras_mask(y_pred)  # e.g. padded time steps: not counted
         values = self.call(y_true, y_pred)
-        return reduce_weighted_values(values, sample_weight, self.reduction)
+        return reduce_weighted_values(values, sample_weight, self.reduction, mask)
 
     def call(self, y_true, y_pred):
         raise NotImplementedError

@@ -21,6 +21,7 @@ import numpy as np
 from kerasmini import initializers, losses
 from kerasmini.api_export import keras_export
 from kerasmini.backend import config, ops
+from kerasmini.backend.masking import get_keras_mask
 from kerasmini.backend.naming import auto_name, name_scope, to_snake_case
 from kerasmini.backend.variables import Variable
 from kerasmini.saving import serialization
@@ -180,7 +181,9 @@ class MeanMetricWrapper(Mean):
         self._fn_kwargs = kwargs
 
     def update_state(self, y_true, y_pred, sample_weight=None):
+        mask = get_keras_mask(y_pred)  # masked entries are not counted
         values = self._fn(y_true, y_pred, **self._fn_kwargs)
+        sample_weight = losses.apply_mask(sample_weight, mask, self.dtype, "sum")
         super().update_state(values, sample_weight=sample_weight)
 
     def get_config(self):

@@ -93,6 +93,28 @@ MODELS = textwrap.dedent('''
             return keras.Sequential([keras.Input((5,), dtype="int32"),
                                      layers.Embedding(10, 3), layers.Flatten(),
                                      layers.Dense(2)])
+        if kind == "recurrent":  # masks from Embedding through three RNNs
+            return keras.Sequential([
+                keras.Input((6,), dtype="int32"),
+                layers.Embedding(10, 4, mask_zero=True),
+                layers.LSTM(5, return_sequences=True),
+                layers.GRU(4, return_sequences=True, go_backwards=True),
+                layers.SimpleRNN(3), layers.Dense(2)])
+        if kind == "recurrent_states":
+            x = keras.Input((6, 3))
+            seq, h, c = layers.LSTM(4, return_sequences=True, return_state=True,
+                                    go_backwards=True)(x)
+            g = layers.GRU(3, reset_after=False, activation="relu")(seq)
+            s, s_h = layers.SimpleRNN(2, return_sequences=True,
+                                      return_state=True)(x)
+            cell_rnn = layers.RNN(layers.GRUCell(2), return_sequences=True)(x)
+            return keras.Model(x, [seq, h, c, g, s, s_h, cell_rnn])
+        if kind == "masking":  # (Keras records Masking's ops in a graph config)
+            return keras.Sequential([
+                keras.Input((6, 3)), layers.Masking(),
+                layers.SimpleRNN(4, return_sequences=True),
+                layers.GRU(3, return_sequences=True, reset_after=False),
+                layers.LSTM(2, go_backwards=True)])
         a, b = keras.Input((4,), name="a"), keras.Input((3,), name="b")
         shared = layers.Dense(4, name="shared")
         h = layers.Concatenate()([shared(a), layers.Dense(4, activation="tanh")(b)])
@@ -142,7 +164,7 @@ KERAS_SIDE = textwrap.dedent('''
 
 
 KINDS = ["sequential", "functional", "nested", "conv", "embedding", "sequence",
-         "image"]
+         "image", "recurrent", "recurrent_states", "masking"]
 
 
 def run_keras(*args):
@@ -172,6 +194,14 @@ def inputs_for(kind):
         return {"x0": rng.normal(size=(3, 6, 6, 2)).astype("float32")}
     if kind == "embedding":
         return {"x0": rng.integers(0, 10, size=(4, 5)).astype("int32")}
+    if kind == "recurrent":  # 0 is padding: at the end, inside, everywhere
+        x = rng.integers(1, 10, size=(4, 6)).astype("int32")
+        x[0, 4:], x[1, 2], x[2, :] = 0, 0, 0
+        return {"x0": x}
+    if kind in ("recurrent_states", "masking"):  # Masking: all-zero steps
+        x = rng.normal(size=(4, 6, 3)).astype("float32")
+        x[0, 3:], x[1, 0] = 0.0, 0.0
+        return {"x0": x}
     return {"x0": rng.normal(size=(8, 4)).astype("float32"),
             "x1": rng.normal(size=(8, 3)).astype("float32")}
 

@@ -61,8 +61,9 @@ class GraphTensor:
     """
 
     # `_keras_logits`: set by the softmax/sigmoid activations (as Keras does on
-    # TensorFlow tensors) so a crossentropy can start from the logits
-    __slots__ = ("_value", "slot", "graph", "_keras_logits")
+    # TensorFlow tensors) so a crossentropy can start from the logits;
+    # `_keras_mask`: the mask a layer attached (see backend/masking.py)
+    __slots__ = ("_value", "slot", "graph", "_keras_logits", "_keras_mask")
     __array_priority__ = 100
 
     def __init__(self, value, slot, graph):
@@ -70,6 +71,7 @@ class GraphTensor:
         self.slot = slot
         self.graph = graph
         self._keras_logits = None
+        self._keras_mask = None
 
     shape = property(lambda self: self._value.shape)
     dtype = property(lambda self: self._value.dtype.name)

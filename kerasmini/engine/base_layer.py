@@ -26,6 +26,7 @@ The life of a layer, which the book walks one step at a time:
 """
 
 import inspect
+import warnings
 
 import numpy as np
 
@@ -33,6 +34,7 @@ from kerasmini import constraints, initializers, regularizers
 from kerasmini.api_export import keras_export
 from kerasmini.backend import config, ops
 from kerasmini.backend.core import STATE, convert_to_tensor, is_tensor
+from kerasmini.backend.masking import get_keras_mask, set_keras_mask
 from kerasmini.backend.naming import auto_name, name_scope
 from kerasmini.backend.variables import Variable
 from kerasmini.engine import call_context
@@ -133,6 +135,9 @@ class Layer(Module, Operation):
             self._batch_input_shape = (kwargs.get("batch_size"),) + tuple(shape)
         signature = inspect.signature(self.call)
         self._call_has_training_arg = "training" in signature.parameters
+        self._call_has_mask_arg = "mask" in signature.parameters
+        # a layer that computes a mask supports masking (Keras 2 and 3)
+        self._supports_masking = type(self).compute_mask is not Layer.compute_mask
         param = signature.parameters.get("training")
         self._default_training = (
             param.default if param is not None and param.default is not inspect._empty
@@ -397,6 +402,32 @@ class Layer(Module, Operation):
         """The computation. The base layer returns its inputs unchanged."""
         return inputs
 
+    @property
+    def supports_masking(self) -> bool:
+        """Whether the layer passes a mask on (through :meth:`compute_mask`).
+
+        A layer that does not support masking drops the mask of its input,
+        with a warning, as Keras 3 does (Keras 2 raised a ``TypeError``).
+        """
+        return self._supports_masking
+
+    @supports_masking.setter
+    def supports_masking(self, value):
+        self._supports_masking = bool(value)
+
+    def compute_mask(self, inputs, mask=None):
+        """The mask of the outputs, given the inputs and their ``mask``.
+
+        The default passes the input mask on unchanged (used only when
+        :attr:`supports_masking` is true). Keras 3 names the second argument
+        ``previous_mask``; it is passed positionally.
+
+        >>> layer = Layer(name="l"); layer.supports_masking = True
+        >>> layer.compute_mask(np.ones((1, 2)), np.array([[True, False]]))
+        array([[ True, False]])
+        """
+        return mask
+
     def compute_output_shape(self, input_shape):
         """The output shape for ``input_shape``; by default found by a dry run
         of ``call`` on zeros (unknown dimensions tried as 83 and 89)."""
@@ -455,11 +486,15 @@ class Layer(Module, Operation):
         with call_context.scope(self, training) as ctx:
             if ctx.entry_layer is self and not symbolic:
                 self._clear_losses()  # the outermost call starts afresh
-            # 6. Populate mask arguments: kerasmini's layers have no masks yet.
+            # 6. Populate mask arguments: the mask the inputs carry.
+            previous_mask, mask_filled = self._populate_mask(inputs, rest, kwargs)
             # 7. Call the layer: infer the output (symbolic) or compute it.
             outputs = self._call_layer(inputs, rest, kwargs, symbolic)
+            self._set_mask_metadata(inputs, outputs, previous_mask)
         # 8. Add a node in the graph for symbolic calls.
         if symbolic:
+            if mask_filled:  # found again on the inputs when the graph runs
+                kwargs.pop("mask")
             self._record_node(inputs, rest, kwargs, training_passed, outputs)
         return outputs
 
@@ -522,6 +557,45 @@ class Layer(Module, Operation):
             kwargs["training"] = training
         return training
 
+    def _populate_mask(self, inputs, rest, kwargs):
+        """Give ``call(..., mask=)`` the mask attached to the inputs (if the
+        inputs are its only tensors and no mask was passed); return the mask
+        the outputs' mask is computed from, and whether it was filled in."""
+        masks = map_structure(get_keras_mask, inputs)
+        found = any(m is not None for m in flatten(masks))
+        others = [x for x in flatten([rest, kwargs])
+                  if is_tensor(x) or is_keras_tensor(x)]
+        filled = (found and self._call_has_mask_arg and not others
+                  and kwargs.get("mask") is None)
+        if filled:
+            kwargs["mask"] = masks
+        if kwargs.get("mask") is not None:
+            return kwargs["mask"], filled
+        return masks, filled
+
+    def _set_mask_metadata(self, inputs, outputs, previous_mask):
+        """Attach ``compute_mask``'s result to the outputs as ``_keras_mask``
+        (symbolic outputs get a symbolic mask)."""
+        if not self.supports_masking:
+            if any(m is not None for m in flatten(previous_mask)):
+                warnings.warn(
+                    f"Layer '{self.name}' (of type {type(self).__name__}) was "
+                    "passed an input with a mask attached to it. However, this "
+                    "layer does not support masking and will therefore destroy "
+                    "the mask information. Downstream layers will not see the "
+                    "mask.", stacklevel=3)
+            return
+        flat = flatten(outputs)
+        if all(get_keras_mask(x) is not None for x in flat):
+            return  # `call` attached its own masks
+        with symbolic_scope():  # mask ops on KerasTensors record no Node
+            masks = self.compute_mask(inputs, previous_mask)
+        if masks is None:
+            return
+        for tensor, mask in zip(flat, flatten(masks)):
+            if mask is not None and get_keras_mask(tensor) is None:
+                set_keras_mask(tensor, mask)
+
     def _call_layer(self, inputs, rest, kwargs, symbolic):
         if symbolic:
             return self.compute_output_spec(inputs, *rest, **kwargs)
@@ -551,6 +625,12 @@ class Layer(Module, Operation):
              outputs=outputs)
 
     def _convert_input(self, x):
+        converted = self._convert_value(x)
+        if converted is not x and get_keras_mask(x) is not None:
+            set_keras_mask(converted, get_keras_mask(x))  # keep it (Keras too)
+        return converted
+
+    def _convert_value(self, x):
         if x is None or is_keras_tensor(x):
             return x
         if not is_tensor(x) or not _is_numeric_like(x):
@@ -617,6 +697,16 @@ class Layer(Module, Operation):
     @property
     def input_shape(self):
         return map_structure(lambda kt: kt.shape, self.input)
+
+    @property
+    def input_mask(self):
+        """The mask of :attr:`input` (``None`` if it has none), Keras 2's name."""
+        return map_structure(get_keras_mask, self.input)
+
+    @property
+    def output_mask(self):
+        """The mask of :attr:`output` (``None`` if it has none), Keras 2's name."""
+        return map_structure(get_keras_mask, self.output)
 
     @property
     def output_shape(self):

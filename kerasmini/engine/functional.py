@@ -27,6 +27,7 @@ import inspect
 
 from kerasmini.api_export import keras_export
 from kerasmini.backend.core import convert_to_tensor, is_tensor
+from kerasmini.backend.masking import set_keras_mask
 from kerasmini.engine.base_layer import Layer
 from kerasmini.engine.input_spec import InputSpec
 from kerasmini.engine.keras_tensor import is_keras_tensor
@@ -258,9 +259,10 @@ class Functional(Model):
         return self._outputs_struct
 
     # --------------------------------------------------------------- running
-    def call(self, inputs, training=None):
-        """Run the graph on concrete (or symbolic) inputs."""
-        return self._run_internal_graph(inputs, training=training)
+    def call(self, inputs, training=None, mask=None):
+        """Run the graph on concrete (or symbolic) inputs; a ``mask`` given
+        (or carried by the inputs) travels with them through the layers."""
+        return self._run_internal_graph(inputs, training=training, mask=mask)
 
     def _standardize_inputs(self, inputs):
         """Match ``inputs`` (single, list or dict) to ``self.inputs``."""
@@ -291,9 +293,13 @@ class Functional(Model):
         return [x if is_tensor(x) or is_keras_tensor(x) else convert_to_tensor(x)
                 for x in flat]
 
-    def _run_internal_graph(self, inputs, training=None):
+    def _run_internal_graph(self, inputs, training=None, mask=None):
         """Compute the outputs depth by depth, deepest nodes first."""
         flat = self._standardize_inputs(inputs)
+        masks = [None] * len(flat) if mask is None else flatten(mask)
+        for x, m in zip(flat, masks):
+            if m is not None:
+                set_keras_mask(x, m)
         values = {id(kt): value for kt, value in zip(self.inputs, flat)}
         for depth in sorted(self._nodes_by_depth, reverse=True):
             for node in self._nodes_by_depth[depth]:
@@ -493,6 +499,7 @@ def functional_from_config(cls, config, custom_objects=None):
 
 
 def _drop_unknown_none_kwargs(layer, kwargs):
-    """Keras records ``mask=None`` for nested models; kerasmini has no masks."""
+    """Drop ``None`` keyword arguments ``call`` does not take (Keras records
+    ``mask=None`` for nested models)."""
     params = inspect.signature(layer.call).parameters
     return {k: v for k, v in kwargs.items() if v is not None or k in params}

@@ -195,8 +195,8 @@ class Sequential(Functional):
     def outputs(self, value):
         self.__dict__["outputs"] = value
 
-    def call(self, inputs, training=None):
-        return self._run_internal_graph(inputs, training=training)
+    def call(self, inputs, training=None, mask=None):
+        return self._run_internal_graph(inputs, training=training, mask=mask)
 
     # ---------------------------------------------------------- serialization
     def get_config(self):

@@ -16,6 +16,7 @@ from kerasmini.layers.core.dense import Dense
 from kerasmini.layers.core.dropout import Dropout
 from kerasmini.layers.core.embedding import Embedding
 from kerasmini.layers.core.lambda_layer import Lambda
+from kerasmini.layers.core.masking import Masking
 from kerasmini.layers.merging.dot import Dot
 from kerasmini.layers.merging.elementwise import (
     Average,
@@ -55,6 +56,10 @@ from kerasmini.layers.reshaping.repeat_vector import RepeatVector
 from kerasmini.layers.reshaping.reshape import Reshape
 from kerasmini.layers.reshaping.up_sampling import UpSampling1D, UpSampling2D
 from kerasmini.layers.reshaping.zero_padding import ZeroPadding1D, ZeroPadding2D
+from kerasmini.layers.rnn.gru import GRU, GRUCell
+from kerasmini.layers.rnn.lstm import LSTM, LSTMCell
+from kerasmini.layers.rnn.rnn import RNN
+from kerasmini.layers.rnn.simple_rnn import SimpleRNN, SimpleRNNCell
 
 AvgPool1D = AveragePooling1D  # the short names Keras also exports
 AvgPool2D = AveragePooling2D
@@ -70,13 +75,14 @@ __all__ = [
     "Activation", "Add", "Average", "AveragePooling1D", "AveragePooling2D",
     "AvgPool1D", "AvgPool2D", "BatchNormalization", "Concatenate", "Conv1D",
     "Conv2D", "Conv2DTranspose", "Convolution2DTranspose", "Cropping1D",
-    "Cropping2D", "Dense", "Dot", "Dropout", "Embedding", "Flatten",
-    "GlobalAveragePooling1D", "GlobalAveragePooling2D", "GlobalAvgPool1D",
-    "GlobalAvgPool2D", "GlobalMaxPool1D", "GlobalMaxPool2D", "GlobalMaxPooling1D",
-    "GlobalMaxPooling2D", "Input", "InputLayer", "InputSpec", "Lambda", "Layer",
-    "LayerNormalization", "MaxPool1D", "MaxPool2D", "MaxPooling1D", "MaxPooling2D",
-    "Maximum", "Minimum", "Multiply", "Permute", "RepeatVector", "Reshape",
-    "Subtract", "UpSampling1D", "UpSampling2D", "ZeroPadding1D", "ZeroPadding2D",
-    "add", "average", "concatenate", "dot", "maximum", "minimum", "multiply",
-    "subtract",
+    "Cropping2D", "Dense", "Dot", "Dropout", "Embedding", "Flatten", "GRU",
+    "GRUCell", "GlobalAveragePooling1D", "GlobalAveragePooling2D",
+    "GlobalAvgPool1D", "GlobalAvgPool2D", "GlobalMaxPool1D", "GlobalMaxPool2D",
+    "GlobalMaxPooling1D", "GlobalMaxPooling2D", "Input", "InputLayer", "InputSpec",
+    "LSTM", "LSTMCell", "Lambda", "Layer", "LayerNormalization", "Masking",
+    "MaxPool1D", "MaxPool2D", "MaxPooling1D", "MaxPooling2D", "Maximum", "Minimum",
+    "Multiply", "Permute", "RNN", "RepeatVector", "Reshape", "SimpleRNN",
+    "SimpleRNNCell", "Subtract", "UpSampling1D", "UpSampling2D", "ZeroPadding1D",
+    "ZeroPadding2D", "add", "average", "concatenate", "dot", "maximum", "minimum",
+    "multiply", "subtract",
 ]

@@ -21,6 +21,7 @@ class Activation(Layer):
 
     def __init__(self, activation, **kwargs):
         super().__init__(**kwargs)
+        self.supports_masking = True  # the mask passes through
         self.activation = activations.get(activation)
 
     def call(self, inputs):

@@ -34,6 +34,7 @@ class Dropout(Layer):
 
     def __init__(self, rate, noise_shape=None, seed=None, **kwargs):
         super().__init__(**kwargs)
+        self.supports_masking = True  # the mask passes through
         if not isinstance(rate, (int, float)) or not 0 <= rate < 1:
             raise ValueError(
                 "Invalid value received for argument `rate`. Expected a float "

@@ -11,12 +11,19 @@ giving ``(batch, ..., output_dim)``. The gradient adds into the rows used
 >>> layer = Embedding(10, 3)
 >>> layer(np.array([[1, 2], [2, 9]])).shape, layer.embeddings.path
 ((2, 2, 3), 'embedding/embeddings')
+
+With ``mask_zero=True`` index 0 means padding, and the output carries a mask:
+
+>>> from kerasmini.backend.masking import get_keras_mask
+>>> get_keras_mask(Embedding(10, 3, mask_zero=True)(np.array([[4, 0]])))
+array([[ True, False]])
 """
 
 from kerasmini import constraints, initializers, regularizers
 from kerasmini.api_export import keras_export
 from kerasmini.backend import ops
 from kerasmini.engine.base_layer import Layer
+from kerasmini.ops import numpy as kops  # keras.ops: works on KerasTensors too
 
 
 @keras_export("kerasmini.layers.Embedding")
@@ -28,7 +35,9 @@ class Embedding(Layer):
         output_dim: the size of each vector.
         embeddings_initializer: default ``"uniform"`` (in [-0.05, 0.05]).
         embeddings_regularizer, embeddings_constraint: for the table.
-        mask_zero: not supported (masking is not implemented in kerasmini).
+        mask_zero: whether index 0 is padding: the output then carries a
+            mask, ``inputs != 0``, which later layers (an ``LSTM``, the
+            loss) honour. Index 0 must then not be used for a real token.
 
     >>> import numpy as np
     >>> Embedding(100, 4)(np.array([[3, 7, 7]])).shape
@@ -46,9 +55,6 @@ class Embedding(Layer):
                     f"Both `input_dim` and `output_dim` should be positive integers. "
                     f"Received {name}={value}"
                 )
-        if mask_zero:
-            raise ValueError("kerasmini does not implement masking: mask_zero=True "
-                             "is not supported.")
         self.input_dim = input_dim
         self.output_dim = output_dim
         if embeddings_initializer == "uniform":
@@ -69,6 +75,17 @@ class Embedding(Layer):
         if not str(inputs.dtype).startswith("int"):
             inputs = ops.cast(inputs, "int64")
         return ops.take(self.embeddings, inputs, axis=0)  # (batch, ..., output_dim)
+
+    def compute_mask(self, inputs, mask=None):
+        """``inputs != 0`` with ``mask_zero``, else no mask.
+
+        >>> import numpy as np
+        >>> Embedding(5, 2, mask_zero=True).compute_mask(np.array([[3, 0]]))
+        array([[ True, False]])
+        """
+        if not self.mask_zero:
+            return None
+        return kops.not_equal(inputs, 0)
 
     def compute_output_shape(self, input_shape):
         return tuple(input_shape) + (self.output_dim,)

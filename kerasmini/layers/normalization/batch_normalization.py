@@ -50,6 +50,7 @@ class BatchNormalization(Layer):
                  beta_regularizer=None, gamma_regularizer=None, beta_constraint=None,
                  gamma_constraint=None, **kwargs):
         super().__init__(**kwargs)
+        self.supports_masking = True  # the mask passes through
         self.axis = int(axis)
         self.momentum = float(momentum)
         self.epsilon = float(epsilon)
