@@ -64,7 +64,11 @@ def _squared_error(y_true, y_pred):
 
 
 def mean_absolute_percentage_error(y_true, y_pred):
-    """``100 * mean(|y_true - y_pred| / max(|y_true|, eps))`` over the last axis."""
+    """``100 * mean(|y_true - y_pred| / max(|y_true|, eps))`` over the last axis.
+
+    >>> mean_absolute_percentage_error(np.array([[2.0, 4.0]]), np.array([[1.0, 4.0]]))
+    array([25.], dtype=float32)
+    """
     y_true = ops.cast(ops.convert_to_tensor(y_true) if not hasattr(y_true, "dtype")
                       else y_true, "float32")
     y_pred = ops.cast(y_pred, "float32")
