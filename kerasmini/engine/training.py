@@ -34,6 +34,12 @@ from kerasmini.utils.py_dataset import PyDataset
 from kerasmini.utils.summary import print_summary
 
 
+_RAN_OUT_OF_DATA = (
+    "Your input ran out of data; interrupting training. Make sure that your "
+    "dataset or generator can generate at least `steps_per_epoch * epochs` "
+    "batches.")
+
+
 def _is_functional_call(args, kwargs):
     return len(args) == 2 or (len(args) == 1 and "outputs" in kwargs) or (
         "inputs" in kwargs and "outputs" in kwargs)
@@ -342,20 +348,24 @@ class Model(Layer):
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto",
             callbacks=None, validation_split=0.0, validation_data=None, shuffle=True,
             class_weight=None, sample_weight=None, initial_epoch=0,
-            steps_per_epoch=None, validation_batch_size=None, validation_freq=1):
+            steps_per_epoch=None, validation_steps=None, validation_batch_size=None,
+            validation_freq=1):
         """Train for ``epochs`` passes over ``x``/``y``; returns the ``History``.
 
+        ``x`` is arrays (with ``y``), a ``PyDataset`` or a Python generator of
+        batches (with ``steps_per_epoch``, each epoch takes that many more).
         ``validation_split`` holds out the last fraction of the samples;
-        ``validation_data`` is ``(x_val, y_val)`` or with sample weights.
+        ``validation_data`` is ``(x_val, y_val)`` (or with sample weights), a
+        ``PyDataset`` or a generator (``validation_steps`` batches of it).
         ``verbose``: 0 silent, 1 (``"auto"``) progress bar, 2 one line per epoch.
         """
         self._assert_compile_called()
         if validation_split and validation_data is None:
-            if isinstance(x, PyDataset):
+            if isinstance(x, PyDataset) or data_adapter.is_python_iterator(x):
                 raise ValueError(
                     "`validation_split` is only supported for arrays: give a "
-                    "PyDataset's validation batches as `validation_data`. "
-                    f"Received: validation_split={validation_split}"
+                    "PyDataset's or generator's validation batches as "
+                    f"`validation_data`. Received: validation_split={validation_split}"
                 )
             (x, y, sample_weight), validation_data = data_adapter.train_validation_split(
                 (x, y, sample_weight), validation_split)
@@ -371,25 +381,39 @@ class Model(Layer):
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
             callbacks.on_epoch_begin(epoch)
+            step = -1
             for step, batch in batches:
                 callbacks.on_train_batch_begin(step)
                 logs = train_function(batch)
                 callbacks.on_train_batch_end(step, logs)
                 if self.stop_training:
                     break
+            if step < 0:
+                warnings.warn(_RAN_OUT_OF_DATA, stacklevel=2)
+                break
             epoch_logs = dict(logs)
             if validation_data is not None and (epoch + 1) % validation_freq == 0:
-                val_x, val_y, val_weight = data_adapter.unpack_x_y_sample_weight(
-                    validation_data)
-                val_logs = self.evaluate(val_x, val_y, sample_weight=val_weight,
-                                         batch_size=validation_batch_size or batch_size,
-                                         callbacks=callbacks, return_dict=True)
+                val_logs = self._validate(validation_data, validation_steps,
+                                          validation_batch_size or batch_size,
+                                          callbacks)
                 epoch_logs.update({f"val_{k}": v for k, v in val_logs.items()})
             callbacks.on_epoch_end(epoch, epoch_logs)
             if self.stop_training:
                 break
         callbacks.on_train_end(epoch_logs)
         return self.history
+
+    def _validate(self, validation_data, steps, batch_size, callbacks):
+        """``evaluate`` on ``validation_data`` at the end of an epoch."""
+        if isinstance(validation_data, PyDataset) or \
+                data_adapter.is_python_iterator(validation_data):
+            return self.evaluate(validation_data, steps=steps, callbacks=callbacks,
+                                 return_dict=True)
+        val_x, val_y, val_weight = data_adapter.unpack_x_y_sample_weight(
+            validation_data)
+        return self.evaluate(val_x, val_y, sample_weight=val_weight,
+                             batch_size=batch_size, steps=steps, callbacks=callbacks,
+                             return_dict=True)
 
     def evaluate(self, x=None, y=None, batch_size=None, verbose="auto",
                  sample_weight=None, steps=None, callbacks=None, return_dict=False):
