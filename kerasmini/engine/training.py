@@ -33,7 +33,6 @@ from kerasmini.saving import saving_api, serialization
 from kerasmini.utils.py_dataset import PyDataset
 from kerasmini.utils.summary import print_summary
 
-
 _RAN_OUT_OF_DATA = (
     "Your input ran out of data; interrupting training. Make sure that your "
     "dataset or generator can generate at least `steps_per_epoch * epochs` "
