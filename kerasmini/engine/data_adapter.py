@@ -279,7 +279,7 @@ class GeneratorIterator:
     ...     for i in range(5):
     ...         yield np.full((2, 1), i), np.zeros(2)
     >>> it = GeneratorIterator(batches(), steps_per_epoch=2)
-    >>> [[b[0][0, 0] for _, b in it] for epoch in range(3)]
+    >>> [[int(b[0][0, 0]) for _, b in it] for epoch in range(3)]
     [[0, 1], [2, 3], [4]]
     """
 
