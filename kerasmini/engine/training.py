@@ -16,6 +16,7 @@ subclassing ``Model`` and the functional API share one entry point.
 'Functional'
 """
 
+import json
 import warnings
 
 from kerasmini import metrics as metrics_module
@@ -37,6 +38,25 @@ _RAN_OUT_OF_DATA = (
     "Your input ran out of data; interrupting training. Make sure that your "
     "dataset or generator can generate at least `steps_per_epoch * epochs` "
     "batches.")
+
+
+def _functional_class():
+    from kerasmini.engine.functional import Functional
+
+    return Functional
+
+
+def _inject_functional_model_class(cls, functional):
+    """Put ``Functional`` where ``Model`` is among the bases of ``cls`` (and
+    of its bases), so that an instance made with ``inputs``/``outputs``
+    works as a functional model."""
+    if cls is Model:
+        return functional
+    if cls is object or issubclass(cls, functional):
+        return cls
+    cls.__bases__ = tuple(_inject_functional_model_class(base, functional)
+                          for base in cls.__bases__)
+    return cls
 
 
 def _is_functional_call(args, kwargs):
@@ -72,18 +92,25 @@ class Model(Layer):
 
     def __new__(cls, *args, **kwargs):
         if cls is Model and _is_functional_call(args, kwargs):
-            from kerasmini.engine.functional import Functional
-
-            return Functional.__new__(Functional)
+            functional = _functional_class()
+            return functional.__new__(functional)
         return super().__new__(cls)
 
     def __init__(self, *args, **kwargs):
-        if args or "inputs" in kwargs or "outputs" in kwargs:
+        if _is_functional_call(args, kwargs):
+            # A subclass whose __init__ calls super().__init__(inputs=...,
+            # outputs=...): its class becomes a Functional subclass (Keras's
+            # `inject_functional_model_class`) and the instance a graph model.
+            functional = _functional_class()
+            if not isinstance(self, functional):
+                _inject_functional_model_class(type(self), functional)
+            functional.__init__(self, *args, **kwargs)
+            return
+        if args:
             raise ValueError(
-                f"`{type(self).__name__}.__init__` got `inputs`/`outputs` but "
-                "kerasmini only builds functional models through "
-                "`Model(inputs, outputs)` or `Functional(inputs, outputs)`. "
-                f"Received: args={args}, kwargs={sorted(kwargs)}"
+                f"`{type(self).__name__}.__init__` takes keyword arguments only "
+                "(or `inputs` and `outputs` for a functional model). "
+                f"Received: args={args}"
             )
         name = kwargs.pop("name", None)
         trainable = kwargs.pop("trainable", True)
@@ -503,6 +530,12 @@ class Model(Layer):
     def load_weights(self, filepath, skip_mismatch=False):
         """Load weights saved by :meth:`save_weights` (or inside a ``.keras``)."""
         return saving_api.load_weights(self, filepath, skip_mismatch=skip_mismatch)
+
+    def to_json(self, **kwargs):
+        """The model's architecture (no weights) as JSON text, the
+        ``config.json`` of a ``.keras`` archive; ``kwargs`` go to
+        ``json.dumps``. See :func:`kerasmini.models.model_from_json`."""
+        return json.dumps(serialization.serialize_keras_object(self), **kwargs)
 
     def get_compile_config(self):
         """The arguments of :meth:`compile`, serialized (``{}`` if the model

@@ -23,6 +23,7 @@ from kerasmini.layers.pooling.pooling2d import (
 )
 from kerasmini.layers.reshaping.flatten import Flatten
 from kerasmini.layers.reshaping.reshape import Reshape
+from kerasmini.layers.serialization import deserialize, serialize
 
 AvgPool2D = AveragePooling2D  # the short names Keras also exports
 GlobalAvgPool2D = GlobalAveragePooling2D
@@ -34,3 +35,4 @@ __all__ = [
     "GlobalAveragePooling2D", "GlobalAvgPool2D", "Input", "InputLayer", "InputSpec",
     "Lambda", "Layer", "MaxPool2D", "MaxPooling2D", "Reshape",
 ]
+__all__ += ["deserialize", "serialize"]
