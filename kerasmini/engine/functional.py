@@ -258,8 +258,12 @@ class Functional(Model):
 
     # --------------------------------------------------------------- running
     def call(self, inputs, training=None):
-        """Run the graph on concrete (or symbolic) inputs."""
-        return self._run_internal_graph(inputs, training=training)
+        """Run the graph on concrete (or symbolic) inputs (a one-element
+        output list gives its element, as Keras 3's ``unpack_singleton``)."""
+        outputs = self._run_internal_graph(inputs, training=training)
+        if isinstance(outputs, (list, tuple)) and len(outputs) == 1:
+            return outputs[0]
+        return outputs
 
     def _standardize_inputs(self, inputs):
         """Match ``inputs`` (single, list or dict) to ``self.inputs``."""

@@ -242,7 +242,8 @@ class Model(Layer):
         self._compile_config = {
             "optimizer": self.optimizer, "loss": loss, "loss_weights": loss_weights,
             "metrics": metrics, "weighted_metrics": weighted_metrics,
-            "run_eagerly": run_eagerly,
+            "run_eagerly": run_eagerly, "steps_per_execution": steps_per_execution,
+            "jit_compile": jit_compile if isinstance(jit_compile, bool) else False,
         }
 
     def _assert_compile_called(self):
@@ -530,6 +531,22 @@ class Model(Layer):
     def load_weights(self, filepath, skip_mismatch=False):
         """Load weights saved by :meth:`save_weights` (or inside a ``.keras``)."""
         return saving_api.load_weights(self, filepath, skip_mismatch=skip_mismatch)
+
+    def export(self, filepath, format="tf_saved_model", verbose=None, **kwargs):
+        """Keras exports a TensorFlow SavedModel, ONNX or OpenVINO artifact for
+        serving; each needs that framework's graph, which a NumPy clone has
+        not: kerasmini refuses with a clear error. Use :meth:`save`.
+
+        >>> Model().export("serving")
+        Traceback (most recent call last):
+          ...
+        NotImplementedError: `Model.export(format='tf_saved_model')` writes ...
+        """
+        raise NotImplementedError(
+            f"`Model.export(format={format!r})` writes a TensorFlow SavedModel "
+            "(or ONNX/OpenVINO) artifact, which needs that framework: kerasmini is "
+            "NumPy-only and cannot export. Save a `.keras` archive with "
+            f"`model.save(...)` instead. Received: filepath={filepath!r}")
 
     def to_json(self, **kwargs):
         """The model's architecture (no weights) as JSON text, the
