@@ -219,3 +219,17 @@ def test_set_seed_makes_traced_random_ops_repeatable():
     first = noise(np.zeros(2))
     random.set_seed(7)
     np.testing.assert_array_equal(noise(np.zeros(2)), first)
+
+
+def test_public_argmax_and_argmin_are_replayed_not_baked_in():
+    from kerasmini import ops as public_ops  # the ops a user's metric calls
+
+    @function
+    def winners(x):
+        return public_ops.argmax(x, axis=-1), public_ops.argmin(x, keepdims=True)
+
+    winners(np.array([[1.0, 5.0], [7.0, 0.0]]))
+    best, worst = winners(np.array([[9.0, 5.0], [0.0, 7.0]]))
+    np.testing.assert_array_equal(best, [0, 1])
+    np.testing.assert_array_equal(worst, [[2]])
+    assert winners.trace_count == 1

@@ -195,6 +195,8 @@ def floor_of(module: str) -> str:
     if group == "saving":
         low = parts[-1] in ("serialization", "object_registration")
         return "saving: configs" if low else "saving: archive"
+    if group == "metrics":
+        return "losses, metrics"
     if group == "engine":
         return "engine: models" if parts[-1] in _MODEL_MODULES else "engine: layers"
     if group == "top-level":

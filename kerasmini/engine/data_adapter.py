@@ -225,6 +225,22 @@ class EpochIterator:
                 f"batch_size={self.batch_size}, batches={self.num_batches}>")
 
 
+def _as_batch(batch, class_weight=None):
+    """A batch from Python code as a tuple of arrays; ``class_weight`` turned
+    into (or multiplied into) its sample weights."""
+    batch = tuple(batch) if isinstance(batch, (tuple, list)) else (batch,)
+    batch = tuple(map_arrays(_to_array, part) for part in batch)
+    if class_weight is not None:
+        x, y, sample_weight = unpack_x_y_sample_weight(batch)
+        if y is None:
+            raise ValueError("`class_weight` needs targets: the batches must be "
+                             "`(x, y)` or `(x, y, sample_weight)`.")
+        weights = class_weight_to_sample_weights(y, class_weight)
+        sample_weight = weights if sample_weight is None else sample_weight * weights
+        batch = (x, y, sample_weight)
+    return batch
+
+
 class DatasetIterator:
     """Batches of a :class:`~kerasmini.utils.PyDataset`, in order, one pass per
     epoch (``on_epoch_end`` after each); same interface as
@@ -240,35 +256,81 @@ class DatasetIterator:
     [(0, [0, 0]), (1, [1, 1])]
     """
 
-    def __init__(self, dataset, steps_per_epoch=None):
+    def __init__(self, dataset, steps_per_epoch=None, class_weight=None):
         self.dataset = dataset
+        self.class_weight = class_weight
         self.num_batches = len(dataset)
         if steps_per_epoch is not None:
             self.num_batches = min(self.num_batches, steps_per_epoch)
 
     def __iter__(self):
         for step in range(self.num_batches):
-            batch = self.dataset[step]
-            batch = tuple(batch) if isinstance(batch, (tuple, list)) else (batch,)
-            yield step, tuple(map_arrays(_to_array, part) for part in batch)
+            yield step, _as_batch(self.dataset[step], self.class_weight)
         self.dataset.on_epoch_end()
 
 
+class GeneratorIterator:
+    """Batches pulled from a Python iterator (a generator, say): each epoch
+    takes ``steps_per_epoch`` more batches from the same iterator, or runs
+    until it is exhausted when ``steps_per_epoch`` is None (then the number
+    of batches is unknown: ``num_batches`` is None).
+
+    >>> def batches():
+    ...     for i in range(5):
+    ...         yield np.full((2, 1), i), np.zeros(2)
+    >>> it = GeneratorIterator(batches(), steps_per_epoch=2)
+    >>> [[int(b[0][0, 0]) for _, b in it] for epoch in range(3)]
+    [[0, 1], [2, 3], [4]]
+    """
+
+    def __init__(self, iterator, steps_per_epoch=None, class_weight=None):
+        self.iterator = iter(iterator)
+        self.num_batches = steps_per_epoch
+        self.class_weight = class_weight
+
+    def __iter__(self):
+        step = 0
+        while self.num_batches is None or step < self.num_batches:
+            try:
+                batch = next(self.iterator)
+            except StopIteration:
+                return
+            yield step, _as_batch(batch, self.class_weight)
+            step += 1
+
+
+def is_python_iterator(x):
+    """A generator or other iterator (not arrays, not a PyDataset).
+
+    >>> is_python_iterator(iter([])), is_python_iterator(np.zeros(2))
+    (True, False)
+    """
+    return hasattr(x, "__next__") and not isinstance(x, (np.ndarray, PyDataset))
+
+
 def epoch_iterator(x, y=None, sample_weight=None, **kwargs):
-    """An :class:`EpochIterator` over arrays, or a :class:`DatasetIterator`
-    over a ``PyDataset`` (which brings its own targets: ``y`` must be None).
+    """An :class:`EpochIterator` over arrays, a :class:`DatasetIterator` over
+    a ``PyDataset`` or a :class:`GeneratorIterator` over a Python generator
+    (the last two bring their own targets: ``y`` must be None).
 
     >>> epoch_iterator(np.zeros((5, 1)), batch_size=2).num_batches
     3
     """
-    if isinstance(x, PyDataset):
+    if isinstance(x, PyDataset) or is_python_iterator(x):
+        kind = "a PyDataset" if isinstance(x, PyDataset) else "a generator"
         if y is not None or sample_weight is not None:
             raise ValueError(
-                "When `x` is a PyDataset it provides the targets: do not pass "
-                f"`y` or `sample_weight`. Received: y={type(y).__name__}, "
-                f"sample_weight={type(sample_weight).__name__}"
+                f"When `x` is {kind} it provides the targets (and sample "
+                "weights): do not pass `y` or `sample_weight`. Received: "
+                f"y={type(y).__name__}, sample_weight={type(sample_weight).__name__}"
             )
-        return DatasetIterator(x, steps_per_epoch=kwargs.get("steps_per_epoch"))
+        if kwargs.get("batch_size") is not None:
+            raise ValueError(
+                f"Do not specify `batch_size` when `x` is {kind}: it makes its own "
+                f"batches. Received: batch_size={kwargs['batch_size']}")
+        cls = DatasetIterator if isinstance(x, PyDataset) else GeneratorIterator
+        return cls(x, steps_per_epoch=kwargs.get("steps_per_epoch"),
+                   class_weight=kwargs.get("class_weight"))
     return EpochIterator(x, y, sample_weight, **kwargs)
 
 

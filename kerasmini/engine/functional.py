@@ -261,8 +261,13 @@ class Functional(Model):
     # --------------------------------------------------------------- running
     def call(self, inputs, training=None, mask=None):
         """Run the graph on concrete (or symbolic) inputs; a ``mask`` given
-        (or carried by the inputs) travels with them through the layers."""
-        return self._run_internal_graph(inputs, training=training, mask=mask)
+        (or carried by the inputs) travels with them through the layers (a
+        one-element output list gives its element, as Keras 3's
+        ``unpack_singleton``)."""
+        outputs = self._run_internal_graph(inputs, training=training, mask=mask)
+        if isinstance(outputs, (list, tuple)) and len(outputs) == 1:
+            return outputs[0]
+        return outputs
 
     def _standardize_inputs(self, inputs):
         """Match ``inputs`` (single, list or dict) to ``self.inputs``."""

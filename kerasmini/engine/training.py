@@ -16,6 +16,7 @@ subclassing ``Model`` and the functional API share one entry point.
 'Functional'
 """
 
+import json
 import warnings
 
 from kerasmini import metrics as metrics_module
@@ -32,6 +33,30 @@ from kerasmini.engine.compile_utils import CompileLoss, CompileMetrics
 from kerasmini.saving import saving_api, serialization
 from kerasmini.utils.py_dataset import PyDataset
 from kerasmini.utils.summary import print_summary
+
+_RAN_OUT_OF_DATA = (
+    "Your input ran out of data; interrupting training. Make sure that your "
+    "dataset or generator can generate at least `steps_per_epoch * epochs` "
+    "batches.")
+
+
+def _functional_class():
+    from kerasmini.engine.functional import Functional
+
+    return Functional
+
+
+def _inject_functional_model_class(cls, functional):
+    """Put ``Functional`` where ``Model`` is among the bases of ``cls`` (and
+    of its bases), so that an instance made with ``inputs``/``outputs``
+    works as a functional model."""
+    if cls is Model:
+        return functional
+    if cls is object or issubclass(cls, functional):
+        return cls
+    cls.__bases__ = tuple(_inject_functional_model_class(base, functional)
+                          for base in cls.__bases__)
+    return cls
 
 
 def _is_functional_call(args, kwargs):
@@ -68,18 +93,25 @@ class Model(Layer):
 
     def __new__(cls, *args, **kwargs):
         if cls is Model and _is_functional_call(args, kwargs):
-            from kerasmini.engine.functional import Functional
-
-            return Functional.__new__(Functional)
+            functional = _functional_class()
+            return functional.__new__(functional)
         return super().__new__(cls)
 
     def __init__(self, *args, **kwargs):
-        if args or "inputs" in kwargs or "outputs" in kwargs:
+        if _is_functional_call(args, kwargs):
+            # A subclass whose __init__ calls super().__init__(inputs=...,
+            # outputs=...): its class becomes a Functional subclass (Keras's
+            # `inject_functional_model_class`) and the instance a graph model.
+            functional = _functional_class()
+            if not isinstance(self, functional):
+                _inject_functional_model_class(type(self), functional)
+            functional.__init__(self, *args, **kwargs)
+            return
+        if args:
             raise ValueError(
-                f"`{type(self).__name__}.__init__` got `inputs`/`outputs` but "
-                "kerasmini only builds functional models through "
-                "`Model(inputs, outputs)` or `Functional(inputs, outputs)`. "
-                f"Received: args={args}, kwargs={sorted(kwargs)}"
+                f"`{type(self).__name__}.__init__` takes keyword arguments only "
+                "(or `inputs` and `outputs` for a functional model). "
+                f"Received: args={args}"
             )
         name = kwargs.pop("name", None)
         trainable = kwargs.pop("trainable", True)
@@ -211,7 +243,8 @@ class Model(Layer):
         self._compile_config = {
             "optimizer": self.optimizer, "loss": loss, "loss_weights": loss_weights,
             "metrics": metrics, "weighted_metrics": weighted_metrics,
-            "run_eagerly": run_eagerly,
+            "run_eagerly": run_eagerly, "steps_per_execution": steps_per_execution,
+            "jit_compile": jit_compile if isinstance(jit_compile, bool) else False,
         }
 
     def _assert_compile_called(self):
@@ -343,20 +376,24 @@ class Model(Layer):
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto",
             callbacks=None, validation_split=0.0, validation_data=None, shuffle=True,
             class_weight=None, sample_weight=None, initial_epoch=0,
-            steps_per_epoch=None, validation_batch_size=None, validation_freq=1):
+            steps_per_epoch=None, validation_steps=None, validation_batch_size=None,
+            validation_freq=1):
         """Train for ``epochs`` passes over ``x``/``y``; returns the ``History``.
 
+        ``x`` is arrays (with ``y``), a ``PyDataset`` or a Python generator of
+        batches (with ``steps_per_epoch``, each epoch takes that many more).
         ``validation_split`` holds out the last fraction of the samples;
-        ``validation_data`` is ``(x_val, y_val)`` or with sample weights.
+        ``validation_data`` is ``(x_val, y_val)`` (or with sample weights), a
+        ``PyDataset`` or a generator (``validation_steps`` batches of it).
         ``verbose``: 0 silent, 1 (``"auto"``) progress bar, 2 one line per epoch.
         """
         self._assert_compile_called()
         if validation_split and validation_data is None:
-            if isinstance(x, PyDataset):
+            if isinstance(x, PyDataset) or data_adapter.is_python_iterator(x):
                 raise ValueError(
                     "`validation_split` is only supported for arrays: give a "
-                    "PyDataset's validation batches as `validation_data`. "
-                    f"Received: validation_split={validation_split}"
+                    "PyDataset's or generator's validation batches as "
+                    f"`validation_data`. Received: validation_split={validation_split}"
                 )
             (x, y, sample_weight), validation_data = data_adapter.train_validation_split(
                 (x, y, sample_weight), validation_split)
@@ -372,25 +409,39 @@ class Model(Layer):
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
             callbacks.on_epoch_begin(epoch)
+            step = -1
             for step, batch in batches:
                 callbacks.on_train_batch_begin(step)
                 logs = train_function(batch)
                 callbacks.on_train_batch_end(step, logs)
                 if self.stop_training:
                     break
+            if step < 0:
+                warnings.warn(_RAN_OUT_OF_DATA, stacklevel=2)
+                break
             epoch_logs = dict(logs)
             if validation_data is not None and (epoch + 1) % validation_freq == 0:
-                val_x, val_y, val_weight = data_adapter.unpack_x_y_sample_weight(
-                    validation_data)
-                val_logs = self.evaluate(val_x, val_y, sample_weight=val_weight,
-                                         batch_size=validation_batch_size or batch_size,
-                                         callbacks=callbacks, return_dict=True)
+                val_logs = self._validate(validation_data, validation_steps,
+                                          validation_batch_size or batch_size,
+                                          callbacks)
                 epoch_logs.update({f"val_{k}": v for k, v in val_logs.items()})
             callbacks.on_epoch_end(epoch, epoch_logs)
             if self.stop_training:
                 break
         callbacks.on_train_end(epoch_logs)
         return self.history
+
+    def _validate(self, validation_data, steps, batch_size, callbacks):
+        """``evaluate`` on ``validation_data`` at the end of an epoch."""
+        if isinstance(validation_data, PyDataset) or \
+                data_adapter.is_python_iterator(validation_data):
+            return self.evaluate(validation_data, steps=steps, callbacks=callbacks,
+                                 return_dict=True)
+        val_x, val_y, val_weight = data_adapter.unpack_x_y_sample_weight(
+            validation_data)
+        return self.evaluate(val_x, val_y, sample_weight=val_weight,
+                             batch_size=batch_size, steps=steps, callbacks=callbacks,
+                             return_dict=True)
 
     def evaluate(self, x=None, y=None, batch_size=None, verbose="auto",
                  sample_weight=None, steps=None, callbacks=None, return_dict=False):
@@ -481,6 +532,28 @@ class Model(Layer):
     def load_weights(self, filepath, skip_mismatch=False):
         """Load weights saved by :meth:`save_weights` (or inside a ``.keras``)."""
         return saving_api.load_weights(self, filepath, skip_mismatch=skip_mismatch)
+
+    def export(self, filepath, format="tf_saved_model", verbose=None, **kwargs):
+        """Keras exports a TensorFlow SavedModel, ONNX or OpenVINO artifact for
+        serving; each needs that framework's graph, which a NumPy clone has
+        not: kerasmini refuses with a clear error. Use :meth:`save`.
+
+        >>> Model().export("serving")
+        Traceback (most recent call last):
+          ...
+        NotImplementedError: `Model.export(format='tf_saved_model')` writes ...
+        """
+        raise NotImplementedError(
+            f"`Model.export(format={format!r})` writes a TensorFlow SavedModel "
+            "(or ONNX/OpenVINO) artifact, which needs that framework: kerasmini is "
+            "NumPy-only and cannot export. Save a `.keras` archive with "
+            f"`model.save(...)` instead. Received: filepath={filepath!r}")
+
+    def to_json(self, **kwargs):
+        """The model's architecture (no weights) as JSON text, the
+        ``config.json`` of a ``.keras`` archive; ``kwargs`` go to
+        ``json.dumps``. See :func:`kerasmini.models.model_from_json`."""
+        return json.dumps(serialization.serialize_keras_object(self), **kwargs)
 
     def get_compile_config(self):
         """The arguments of :meth:`compile`, serialized (``{}`` if the model

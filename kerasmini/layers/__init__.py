@@ -60,6 +60,7 @@ from kerasmini.layers.rnn.gru import GRU, GRUCell
 from kerasmini.layers.rnn.lstm import LSTM, LSTMCell
 from kerasmini.layers.rnn.rnn import RNN
 from kerasmini.layers.rnn.simple_rnn import SimpleRNN, SimpleRNNCell
+from kerasmini.layers.serialization import deserialize, serialize
 
 AvgPool1D = AveragePooling1D  # the short names Keras also exports
 AvgPool2D = AveragePooling2D
@@ -86,3 +87,4 @@ __all__ = [
     "ZeroPadding2D", "add", "average", "concatenate", "dot", "maximum", "minimum",
     "multiply", "subtract",
 ]
+__all__ += ["deserialize", "serialize"]

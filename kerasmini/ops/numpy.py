@@ -128,14 +128,23 @@ def _arg_spec(self, x, axis=None, keepdims=False):
     return _spec(shapes.reduce_shape(shape, axis, keepdims), "int32")
 
 
+def _arg_reduce(primitive, x, axis, keepdims):
+    # through the backend primitive, so a traced step records it (reading
+    # the value here would bake the first batch's answer into the graph)
+    out = B.cast(primitive(x, axis=axis), "int32")
+    if not keepdims:
+        return out
+    if axis is None:
+        return B.reshape(out, (1,) * np.ndim(B.value_of(x)))
+    return B.expand_dims(out, axis)
+
+
 def _argmax(x, axis=None, keepdims=False):
-    out = np.argmax(B.value_of(x), axis=axis, keepdims=keepdims)
-    return np.asarray(out, dtype="int32")
+    return _arg_reduce(B.argmax, x, axis, keepdims)
 
 
 def _argmin(x, axis=None, keepdims=False):
-    out = np.argmin(B.value_of(x), axis=axis, keepdims=keepdims)
-    return np.asarray(out, dtype="int32")
+    return _arg_reduce(B.argmin, x, axis, keepdims)
 
 
 Argmax, argmax = custom("Argmax", _argmax, _arg_spec, static_names=("axis", "keepdims"),

@@ -6,12 +6,14 @@ Saving: ``config.json`` is :func:`serialize_keras_object` of the model
 filled by walking the model (:func:`save_state`): each layer writes its own
 variables under a path made of attribute names and snake-case class names
 (``layers/dense``, ``layers/dense_1``, ``optimizer``), never layer names,
-which are not reproducible. Every write goes to a temporary file in the
-target folder, renamed over the target only when complete
-(:func:`atomic_write`), so a crash never leaves half a file.
+which are not reproducible. An object with ``save_assets(folder)`` (a
+vocabulary, say) writes files under ``assets/<its path>/``. Every write goes
+to a temporary file in the target folder, renamed over the target only when
+complete (:func:`atomic_write`), so a crash never leaves half a file.
 
 Loading reads the archive members by their exact names into memory (never
-extracting anything to disk), refuses oversized or inflated members,
+extracting anything to disk but the ``assets/`` files, into a temporary
+folder that ``load_assets`` reads), refuses oversized or inflated members,
 rebuilds the model from the config under a weight budget (no layer may
 allocate more than the weights file can hold), then loads the weights.
 
@@ -48,6 +50,7 @@ CONFIG_FILENAME = "config.json"
 METADATA_FILENAME = "metadata.json"
 WEIGHTS_H5 = "model.weights.h5"
 WEIGHTS_NPZ = "model.weights.npz"
+ASSETS_DIRNAME = "assets"
 KERAS_VERSION = "3.15.1"  # the format version kerasmini writes
 
 MAX_JSON_BYTES = 64 << 20
@@ -115,12 +118,15 @@ def save_model(model, filepath):
     weights = io.BytesIO()
     with H5Store(weights, "w") as store:
         save_state(model, store)
+    assets = save_assets(model)
 
     def write(file):
         with zipfile.ZipFile(file, "w") as archive:
             archive.writestr(METADATA_FILENAME, metadata_json)
             archive.writestr(CONFIG_FILENAME, config_json)
             archive.writestr(WEIGHTS_H5, weights.getvalue())
+            for name, data in assets.items():
+                archive.writestr(name, data)
 
     atomic_write(filepath, write)
 
@@ -229,6 +235,78 @@ def save_state(model, store):
                 entry[str(i)] = variable.numpy()
 
     _visit(model, "", visit, set())
+
+
+def save_assets(model):
+    """``{"assets/<path>/<file>": bytes}``: what each object's
+    ``save_assets(folder)`` wrote into its own folder, ``<path>`` being its
+    path in the weights file (``assets/layers/vocab_layer/vocab.txt``), as
+    Keras lays out the archive. Objects without ``save_assets`` write none.
+
+    >>> from kerasmini import Sequential, layers
+    >>> save_assets(Sequential([layers.Input((2,)), layers.Dense(1)]))
+    {}
+    """
+    files = {}
+    with tempfile.TemporaryDirectory() as root:
+        def visit(obj, path):
+            save = getattr(obj, "save_assets", None)
+            if save is not None:
+                folder = os.path.join(root, *path.split("/")) if path else root
+                os.makedirs(folder, exist_ok=True)
+                save(folder)
+
+        _visit(model, "", visit, set())
+        for folder, _, names in sorted(os.walk(root)):
+            for name in sorted(names):
+                full = os.path.join(folder, name)
+                relative = os.path.relpath(full, root).replace(os.sep, "/")
+                with open(full, "rb") as file:
+                    files[f"{ASSETS_DIRNAME}/{relative}"] = file.read()
+    return files
+
+
+def load_assets(model, archive):
+    """Unpack the archive's ``assets/`` members into a temporary folder
+    (names checked: no absolute paths, no ``..``), call each object's
+    ``load_assets(folder)``, then remove the folder.
+
+    >>> buffer = io.BytesIO()
+    >>> with zipfile.ZipFile(buffer, "w") as archive:
+    ...     archive.writestr("assets/../../evil.txt", "x")
+    >>> load_assets(None, zipfile.ZipFile(buffer))
+    Traceback (most recent call last):
+      ...
+    ValueError: refusing the archive member 'assets/../../evil.txt'
+    """
+    members = [n for n in archive.namelist() if n.startswith(ASSETS_DIRNAME + "/")
+               and not n.endswith("/")]
+    if not members:
+        return
+    with tempfile.TemporaryDirectory() as root:
+        total = 0
+        for name in members:
+            parts = name.split("/")[1:]
+            if any(p in ("", ".", "..") or "\\" in p or ":" in p for p in parts):
+                raise ValueError(f"refusing the archive member '{name}'")
+            data = read_member(archive, name, MAX_MEMBER_BYTES)
+            total += len(data)
+            if total > MAX_MEMBER_BYTES:
+                raise ValueError("the assets are larger than "
+                                 f"{MAX_MEMBER_BYTES} bytes")
+            target = os.path.join(root, *parts)
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            with open(target, "wb") as file:
+                file.write(data)
+
+        def visit(obj, path):
+            load = getattr(obj, "load_assets", None)
+            if load is not None:
+                folder = os.path.join(root, *path.split("/")) if path else root
+                os.makedirs(folder, exist_ok=True)
+                load(folder)
+
+        _visit(model, "", visit, set())
 
 
 def load_state(model, store, skip_mismatch=False, include_optimizer=True):
@@ -390,4 +468,5 @@ def load_model(archive, custom_objects=None, compile=True, safe_mode=True):
         load_state(model, store, include_optimizer=compile)
     finally:
         store.close()
+    load_assets(model, archive)
     return model
