@@ -35,7 +35,7 @@ from kerasmini.backend import config, ops
 from kerasmini.backend.core import STATE, convert_to_tensor, is_tensor
 from kerasmini.backend.naming import auto_name, name_scope
 from kerasmini.backend.variables import Variable
-from kerasmini.engine import call_context
+from kerasmini.engine import call_context, validation
 from kerasmini.engine.base_layer_utils import (
     _NOT_SUBLAYERS,
     _build_wrapper,
@@ -329,7 +329,7 @@ class Layer(Module, Operation):
                 f"expecting {len(own)} weights."
             )
         for variable, value in zip(own, weights):
-            value = np.asarray(value)
+            value = validation.weight_value(value, self.name, variable)
             if value.shape != variable.shape:
                 raise ValueError(
                     f"Layer {self.name} weight shape {variable.shape} is not "
