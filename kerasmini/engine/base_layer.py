@@ -489,7 +489,7 @@ class Layer(Module, Operation):
                 f"{type(None)}) as input for layer '{self.name}'."
             )
         if _is_nested_number_list(inputs):  # [[1, 2], [3, 4]]: one array
-            inputs = convert_to_tensor(inputs)
+            inputs = validation.layer_input_array(inputs, self.name)
         return map_structure(self._convert_input, inputs)
 
     @staticmethod

@@ -188,6 +188,7 @@ class EpochIterator:
         y = validation.data_leaves(y, "y")
         sample_weight = validation.data_leaves(sample_weight, "sample_weight")
         check_data_cardinality(x, y, sample_weight)
+        validation.check_sample_weight_shape(y, sample_weight)
         if class_weight is not None:
             validation.check_class_weight(class_weight)
             if y is None:

@@ -237,6 +237,24 @@ def to_data_array(x, name="x"):
     return array
 
 
+def layer_input_array(x, layer_name):
+    """A nested list of numbers given to a layer, as one array.
+
+    >>> layer_input_array([[1.0, 2.0], [3.0]], "dense")
+    Traceback (most recent call last):
+      ...
+    ValueError: Inputs to a layer should be tensors of numbers. Layer 'dense' received...
+    """
+    try:
+        return to_data_array(x, "inputs")
+    except ValueError:
+        raise ValueError(
+            f"Inputs to a layer should be tensors of numbers. Layer '{layer_name}' "
+            "received a nested list whose rows have different lengths (a ragged "
+            f"list), which is not one array. Received: {_describe(x)}"
+        ) from None
+
+
 def data_leaves(data, name):
     """Apply :func:`to_data_array` to every array of a nest of model data (a
     nested list of numbers counts as one array), naming each by its place.
@@ -275,6 +293,29 @@ def check_not_empty(num_samples, x, method):
         raise ValueError(
             f"`{method}` needs at least one sample, but `x` has none. "
             f"Received: x with shape {shape}"
+        )
+
+
+def check_sample_weight_shape(y, sample_weight):
+    """``sample_weight`` holds one weight per sample (shape ``(n,)``), or one
+    per target value: its shape, without trailing 1s, starts ``y``'s shape.
+
+    >>> check_sample_weight_shape(np.zeros(6), np.ones((6, 2)))
+    Traceback (most recent call last):
+      ...
+    ValueError: `sample_weight` must have one weight per sample, shape (6,), or one ...
+    """
+    if not isinstance(y, np.ndarray) or not isinstance(sample_weight, np.ndarray):
+        return  # several outputs: the losses check each pair
+    shape = sample_weight.shape
+    while len(shape) > 1 and shape[-1] == 1:
+        shape = shape[:-1]
+    if tuple(y.shape[:len(shape)]) != tuple(shape):
+        raise ValueError(
+            f"`sample_weight` must have one weight per sample, shape "
+            f"({len(y)},), or one per target value (a shape that starts like the "
+            f"shape of `y`, {y.shape}). Received: sample_weight.shape="
+            f"{sample_weight.shape}"
         )
 
 
