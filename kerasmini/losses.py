@@ -25,6 +25,7 @@ import numpy as np
 
 from kerasmini.api_export import keras_export
 from kerasmini.backend import config, ops
+from kerasmini.backend.checks import checked_indices
 from kerasmini.backend.core import is_tensor
 from kerasmini.backend.masking import get_keras_mask
 from kerasmini.backend.naming import auto_name
@@ -225,6 +226,9 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1):
             f"Received: y_true.shape={_shape(y_true)}, y_pred.shape={pred_shape}."
             f"{hint}"
         )
+    y_true = checked_indices(y_true, size=pred_shape[axis], what=(
+        "Loss `sparse_categorical_crossentropy`: the labels `y_true` (class indices "
+        f"for the {pred_shape[axis]} classes of `y_pred`)"))
     one_hot = ops.one_hot(y_true, num_classes=pred_shape[axis], dtype=_dtype(y_pred))
     log_p = _log_probabilities(y_pred, from_logits, axis)
     return ops.negative(ops.sum(ops.multiply(one_hot, log_p), axis=axis))

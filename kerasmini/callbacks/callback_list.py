@@ -65,7 +65,7 @@ class CallbackList(Callback):
     def __init__(self, callbacks=None, add_history=False, add_progbar=False,
                  model=None, **params):
         super().__init__()
-        self.callbacks = list(callbacks or [])
+        self.callbacks = _check_callbacks(callbacks)
         self._active = {}  # (hook, number of callbacks) -> those implementing it
         if add_history and not any(isinstance(c, History) for c in self.callbacks):
             self.callbacks.append(History())
@@ -91,6 +91,26 @@ class CallbackList(Callback):
 
     def __repr__(self):
         return f"<CallbackList {[type(c).__name__ for c in self.callbacks]}>"
+
+
+def _check_callbacks(callbacks):
+    """``callbacks`` as a list of :class:`Callback` objects, or a TypeError."""
+    if callbacks is None:
+        return []
+    if not isinstance(callbacks, (list, tuple)):
+        raise TypeError(
+            "Argument `callbacks` must be a list of `kerasmini.callbacks.Callback` "
+            f"instances. Received: callbacks={callbacks!r} (of type "
+            f"{type(callbacks).__name__})"
+        )
+    for callback in callbacks:
+        if not isinstance(callback, Callback):
+            raise TypeError(
+                "Every entry of `callbacks` must be a `kerasmini.callbacks.Callback` "
+                f"instance. Received: {callback!r} (of type {type(callback).__name__}) "
+                f"in callbacks={list(callbacks)!r}"
+            )
+    return list(callbacks)
 
 
 def _overrides(callback, hook):

@@ -37,7 +37,7 @@ from kerasmini.backend.core import STATE, convert_to_tensor, is_tensor
 from kerasmini.backend.masking import get_keras_mask, set_keras_mask
 from kerasmini.backend.naming import auto_name, name_scope
 from kerasmini.backend.variables import Variable
-from kerasmini.engine import call_context
+from kerasmini.engine import call_context, validation
 from kerasmini.engine.base_layer_utils import (
     _NOT_SUBLAYERS,
     _build_wrapper,
@@ -333,7 +333,7 @@ class Layer(Module, Operation):
                 f"expecting {len(own)} weights."
             )
         for variable, value in zip(own, weights):
-            value = np.asarray(value)
+            value = validation.weight_value(value, self.name, variable)
             if value.shape != variable.shape:
                 raise ValueError(
                     f"Layer {self.name} weight shape {variable.shape} is not "

@@ -23,6 +23,7 @@ import numpy as np
 from kerasmini import losses as losses_module
 from kerasmini import metrics as metrics_module
 from kerasmini.backend import ops
+from kerasmini.engine import validation
 
 
 def is_binary_or_sparse_categorical(y_true, y_pred):
@@ -169,6 +170,8 @@ class CompileLoss:
         weights = self._user_loss_weights
         weights = [None] * num_outputs if weights is None else _per_output(
             weights, names, num_outputs, "loss_weights")
+        weights = [None if w is None else validation.check_float(w, "loss_weights")
+                   for w in weights]
         self.losses = [get_loss(i, yt, yp) for i, yt, yp in
                        zip(identifiers, y_true_list, y_pred_list)]
         self.loss_weights = weights
@@ -190,10 +193,18 @@ class CompileLoss:
             sample_weights = sample_weights * num_outputs
         trackers = iter(self.metrics)
         total = None
-        for loss, weight, yt, yp, sw in zip(self.losses, self.loss_weights, y_true,
-                                            y_pred, sample_weights):
+        for name, loss, weight, yt, yp, sw in zip(self._names, self.losses,
+                                                  self.loss_weights, y_true, y_pred,
+                                                  sample_weights):
             if loss is None:
                 continue
+            if yt is None:
+                raise ValueError(
+                    f"The model was compiled with a loss for output "
+                    f"'{name}' but received no "
+                    "targets for it: pass `y` to `fit`/`evaluate`, or compile "
+                    f"without a loss. Received: y=None, loss={loss!r}"
+                )
             value = loss(yt, yp, sw)
             if self.metrics:
                 next(trackers).update_state(value, sample_weight=np.shape(yp)[0])

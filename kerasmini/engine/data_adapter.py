@@ -20,6 +20,7 @@ import numpy as np
 
 from kerasmini import tree
 from kerasmini.backend import random
+from kerasmini.engine import validation
 from kerasmini.utils.py_dataset import PyDataset
 
 
@@ -76,18 +77,8 @@ def flat_arrays(structure):
     return [a for a in tree.flatten(structure) if a is not None]
 
 
-def _to_array(x):
-    if isinstance(x, np.ndarray):
-        return x
-    array = np.asarray(x)
-    if array.dtype == np.float64 and not isinstance(x, np.ndarray):
-        array = array.astype("float32")  # Python floats become floatx, as in Keras
-    if array.dtype.kind not in "biuf":
-        raise ValueError(
-            "Expected NumPy arrays (or lists of numbers) as model data. "
-            f"Received: {type(x).__name__} with dtype {array.dtype}"
-        )
-    return array
+def _to_array(x, name="x"):
+    return validation.to_data_array(x, name)
 
 
 def check_data_cardinality(x, y=None, sample_weight=None):
@@ -147,6 +138,9 @@ def train_validation_split(arrays, validation_split):
     >>> train[0].tolist(), val[0].tolist()
     ([0, 1, 2, 3, 4, 5, 6, 7], [8, 9])
     """
+    validation.check_float(validation_split, "validation_split")
+    arrays = tuple(validation.data_leaves(part, name) for part, name in
+                   zip(arrays, ("x", "y", "sample_weight")))
     if not 0 < validation_split < 1:
         raise ValueError(
             "`validation_split` must be between 0 and 1 (exclusive). Received: "
@@ -178,6 +172,8 @@ class EpochIterator:
         shuffle: shuffle the samples at the start of every epoch.
         class_weight: ``{class: weight}``, turned into ``sample_weight``.
         steps_per_epoch: stop an epoch after this many batches.
+        allow_empty: accept ``x`` with no samples (one empty batch, for
+            ``predict``); ``fit`` and ``evaluate`` refuse it.
 
     >>> it = EpochIterator(np.zeros((5, 2)), np.arange(5), batch_size=4)
     >>> [(step, batch[0].shape, batch[1].tolist()) for step, batch in it]
@@ -185,14 +181,16 @@ class EpochIterator:
     """
 
     def __init__(self, x, y=None, sample_weight=None, batch_size=None, shuffle=False,
-                 class_weight=None, steps_per_epoch=None):
+                 class_weight=None, steps_per_epoch=None, allow_empty=False):
         if x is None:
             raise ValueError("Expected input data `x`. Received: x=None")
-        x = map_arrays(_to_array, x)
-        y = map_arrays(_to_array, y)
-        sample_weight = map_arrays(_to_array, sample_weight)
+        x = validation.data_leaves(x, "x")
+        y = validation.data_leaves(y, "y")
+        sample_weight = validation.data_leaves(sample_weight, "sample_weight")
         check_data_cardinality(x, y, sample_weight)
+        validation.check_sample_weight_shape(y, sample_weight)
         if class_weight is not None:
+            validation.check_class_weight(class_weight)
             if y is None:
                 raise ValueError("`class_weight` needs targets `y`. Received: y=None")
             weights = class_weight_to_sample_weights(y, class_weight)
@@ -204,10 +202,14 @@ class EpochIterator:
             )
         self.data = pack_x_y_sample_weight(x, y, sample_weight)
         self.num_samples = len(flat_arrays(x)[0])
+        if not allow_empty:
+            validation.check_not_empty(self.num_samples, x, "fit` and `evaluate")
         self.batch_size = batch_size or 32
         self.shuffle = shuffle
-        self.num_batches = math.ceil(self.num_samples / self.batch_size)
-        if steps_per_epoch is not None:
+        # no samples (predict only): one empty batch, so outputs have a shape
+        self.num_batches = max(1, math.ceil(self.num_samples / self.batch_size))
+        if validation.check_int(steps_per_epoch, "steps_per_epoch", minimum=1,
+                                allow_none=True) is not None:
             self.num_batches = min(self.num_batches, steps_per_epoch)
 
     def __iter__(self):
@@ -229,7 +231,8 @@ def _as_batch(batch, class_weight=None):
     """A batch from Python code as a tuple of arrays; ``class_weight`` turned
     into (or multiplied into) its sample weights."""
     batch = tuple(batch) if isinstance(batch, (tuple, list)) else (batch,)
-    batch = tuple(map_arrays(_to_array, part) for part in batch)
+    batch = tuple(validation.data_leaves(part, name)
+                  for part, name in zip(batch, ("x", "y", "sample_weight")))
     if class_weight is not None:
         x, y, sample_weight = unpack_x_y_sample_weight(batch)
         if y is None:
@@ -260,7 +263,8 @@ class DatasetIterator:
         self.dataset = dataset
         self.class_weight = class_weight
         self.num_batches = len(dataset)
-        if steps_per_epoch is not None:
+        if validation.check_int(steps_per_epoch, "steps_per_epoch", minimum=1,
+                                allow_none=True) is not None:
             self.num_batches = min(self.num_batches, steps_per_epoch)
 
     def __iter__(self):
@@ -334,14 +338,15 @@ def epoch_iterator(x, y=None, sample_weight=None, **kwargs):
     return EpochIterator(x, y, sample_weight, **kwargs)
 
 
-def single_batch(x, y=None, sample_weight=None, class_weight=None):
+def single_batch(x, y=None, sample_weight=None, class_weight=None, allow_empty=False):
     """All of ``x`` (and ``y``...) as one batch, for ``train_on_batch`` & co.
 
     >>> [a.shape for a in single_batch(np.zeros((3, 2)), np.zeros(3))]
     [(3, 2), (3,)]
     """
-    batches = EpochIterator(x, y, sample_weight, batch_size=batch_size_of(x),
-                            class_weight=class_weight)
+    x = validation.data_leaves(x, "x")
+    batches = EpochIterator(x, y, sample_weight, batch_size=max(1, batch_size_of(x)),
+                            class_weight=class_weight, allow_empty=allow_empty)
     return next(iter(batches))[1]
 
 

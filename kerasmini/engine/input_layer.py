@@ -14,6 +14,7 @@ KerasHistory(layer=<InputLayer name=input_layer, built=True>, node_index=0, tens
 """
 
 from kerasmini.api_export import keras_export
+from kerasmini.engine import validation
 from kerasmini.engine.base_layer import Layer
 from kerasmini.engine.keras_tensor import KerasTensor
 from kerasmini.engine.node import Node
@@ -53,15 +54,12 @@ class InputLayer(Layer):
         if shape is None and batch_shape is None:
             raise ValueError("You must pass a `shape` argument.")
         if shape is not None:
-            if isinstance(shape, int):
-                shape = (shape,)
-            try:
-                batch_shape = (batch_size,) + tuple(shape)
-            except TypeError:
-                raise ValueError(
-                    f"Argument `shape` must be a tuple of integers. "
-                    f"Received: shape={shape!r}"
-                ) from None
+            shape = validation.check_shape(shape, "shape", owner="Input")
+            batch_size = validation.check_int(batch_size, "batch_size", minimum=0,
+                                              allow_none=True, owner="Input",
+                                              wrong_type=ValueError)
+            batch_shape = (batch_size,) + shape
+        batch_shape = validation.check_shape(batch_shape, "batch_shape", owner="Input")
         self._batch_shape = tuple(batch_shape)
         self.built = True
         # Keras 3 names the tensor as the user named the input, else it gets

@@ -99,6 +99,12 @@ def assert_input_compatibility(input_spec, inputs, layer_name):
     if not input_spec:
         return
     specs = input_spec if isinstance(input_spec, (list, tuple)) else [input_spec]
+    if isinstance(inputs, dict) and not isinstance(input_spec, (list, tuple)) \
+            and not input_spec.name:
+        raise ValueError(
+            f'Layer "{layer_name}" expects one input tensor, not a dict. '
+            f"Received: a dict with keys {list(inputs)}"
+        )
     if isinstance(inputs, dict):
         names = [spec.name for spec in specs]
         if all(names):

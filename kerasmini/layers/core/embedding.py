@@ -22,6 +22,7 @@ array([[ True, False]])
 from kerasmini import constraints, initializers, regularizers
 from kerasmini.api_export import keras_export
 from kerasmini.backend import ops
+from kerasmini.backend.checks import checked_indices
 from kerasmini.engine.base_layer import Layer
 from kerasmini.ops import numpy as kops  # keras.ops: works on KerasTensors too
 
@@ -72,8 +73,9 @@ class Embedding(Layer):
             constraint=self.embeddings_constraint)
 
     def call(self, inputs):
-        if not str(inputs.dtype).startswith("int"):
-            inputs = ops.cast(inputs, "int64")
+        inputs = checked_indices(inputs, size=self.input_dim, what=(
+            f"Layer '{self.name}': the inputs (indices into the {self.input_dim} rows "
+            "of the embedding table, `input_dim`)"))
         return ops.take(self.embeddings, inputs, axis=0)  # (batch, ..., output_dim)
 
     def compute_mask(self, inputs, mask=None):

@@ -23,6 +23,7 @@ is scaled by ``gamma`` and shifted by ``beta`` (trainable).
 from kerasmini import constraints, initializers, regularizers
 from kerasmini.api_export import keras_export
 from kerasmini.backend import ops
+from kerasmini.engine import validation
 from kerasmini.engine.base_layer import Layer
 from kerasmini.engine.input_spec import InputSpec
 
@@ -51,9 +52,11 @@ class BatchNormalization(Layer):
                  gamma_constraint=None, **kwargs):
         super().__init__(**kwargs)
         self.supports_masking = True  # the mask passes through
-        self.axis = int(axis)
-        self.momentum = float(momentum)
-        self.epsilon = float(epsilon)
+        owner = f"BatchNormalization '{self.name}'"
+        self.axis = validation.check_int(axis, "axis", owner=owner)
+        self.momentum = validation.check_float(momentum, "momentum", low=0, high=1,
+                                               owner=owner)
+        self.epsilon = validation.check_float(epsilon, "epsilon", low=0, owner=owner)
         self.center = center
         self.scale = scale
         self.beta_initializer = initializers.get(beta_initializer)
@@ -66,6 +69,13 @@ class BatchNormalization(Layer):
         self.gamma_constraint = constraints.get(gamma_constraint)
 
     def build(self, input_shape):
+        if not -len(input_shape) <= self.axis < len(input_shape):
+            raise ValueError(
+                f"Layer '{self.name}': `axis={self.axis}` is out of range for an "
+                f"input of rank {len(input_shape)}: expected an axis in "
+                f"[-{len(input_shape)}, {len(input_shape)}). "
+                f"Received: input_shape={tuple(input_shape)}"
+            )
         features = input_shape[self.axis]
         if features is None:
             raise ValueError(

@@ -17,6 +17,7 @@ over the two spatial axes.
 from kerasmini.api_export import keras_export
 from kerasmini.backend import nn, ops
 from kerasmini.backend.nn import _pair
+from kerasmini.engine import validation
 from kerasmini.engine.base_layer import Layer
 from kerasmini.engine.input_spec import InputSpec
 from kerasmini.layers.convolutional.conv2d import conv_output_length
@@ -103,6 +104,8 @@ class GlobalAveragePooling2D(Layer):
 
     def __init__(self, data_format=None, keepdims=False, **kwargs):
         super().__init__(**kwargs)
+        validation.check_choice(data_format, "data_format", (None, "channels_last"),
+                                owner="GlobalAveragePooling2D (kerasmini: channels last only)")
         self.data_format = "channels_last"
         self.keepdims = keepdims
         self.input_spec = InputSpec(ndim=4)

@@ -9,6 +9,7 @@ import numpy as np
 
 from kerasmini.api_export import keras_export
 from kerasmini.backend import ops
+from kerasmini.engine import validation
 from kerasmini.engine.base_layer import Layer
 from kerasmini.engine.input_spec import InputSpec
 
@@ -24,6 +25,8 @@ class Flatten(Layer):
 
     def __init__(self, data_format=None, **kwargs):
         super().__init__(**kwargs)
+        validation.check_choice(data_format, "data_format",
+                                (None, "channels_last", "channels_first"), owner="Flatten")
         self.data_format = data_format or "channels_last"
         self.input_spec = InputSpec(min_ndim=1)
 

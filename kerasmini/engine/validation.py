@@ -1,0 +1,412 @@
+"""Checks of what a user passes in, with errors a user can act on.
+
+Every check here raises a ``ValueError`` or ``TypeError`` that names the
+argument (and the layer or method it was given to), says what was expected,
+and ends with ``Received: ...``, so no bare NumPy or Python message (``could
+not convert string to float``, ``index 7 is out of bounds``) reaches a user.
+The exception type follows Keras 3: a value of the right kind but out of range
+is a ``ValueError``; a value of the wrong kind is a ``TypeError``, except that
+a string where a number belongs is a ``ValueError`` (what ``float("x")``
+raises, and so what Keras raises for ``BatchNormalization(momentum="x")``).
+
+>>> check_int(3, "units")
+3
+>>> check_int(0, "units", minimum=1, owner="Dense")
+Traceback (most recent call last):
+  ...
+ValueError: Dense: argument `units` must be an integer >= 1. Received: units=0
+"""
+
+import numbers
+
+import numpy as np
+
+from kerasmini import tree
+
+NUMERIC_KINDS = "biuf"  # bool, signed and unsigned integers, floats
+
+
+def _where(owner):
+    return f"{owner}: argument" if owner else "Argument"
+
+
+def _wrong_kind(value):
+    """The exception class for a value of the wrong type (see the module)."""
+    return ValueError if isinstance(value, (str, bytes)) else TypeError
+
+
+def _is_int(value):
+    return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+def check_int(value, name, *, minimum=None, allow_none=False, owner=None,
+              wrong_type=None):
+    """``value`` as a Python ``int`` (``None`` too if ``allow_none``).
+
+    ``wrong_type`` overrides the exception class for a value that is not an
+    integer (Keras raises ``ValueError`` for every bad dimension of a shape).
+
+    >>> check_int(None, "steps", allow_none=True) is None
+    True
+    >>> check_int(2.5, "epochs")
+    Traceback (most recent call last):
+      ...
+    TypeError: Argument `epochs` must be an integer. Received: epochs=2.5 (of type float)
+    """
+    if value is None and allow_none:
+        return None
+    expected = "an integer" + (f" >= {minimum}" if minimum is not None else "")
+    expected += " or None" if allow_none else ""
+    if not _is_int(value):
+        raise (wrong_type or _wrong_kind(value))(
+            f"{_where(owner)} `{name}` must be {expected}. Received: "
+            f"{name}={value!r} (of type {type(value).__name__})"
+        )
+    if minimum is not None and value < minimum:
+        raise ValueError(
+            f"{_where(owner)} `{name}` must be {expected}. Received: {name}={value!r}"
+        )
+    return int(value)
+
+
+def check_float(value, name, *, low=None, high=None, low_open=False, high_open=False,
+                owner=None):
+    """``value`` as a Python ``float``, inside ``[low, high]`` (``(`` with
+    ``low_open``, ``)`` with ``high_open``).
+
+    >>> check_float(0.9, "momentum", low=0, high=1)
+    0.9
+    >>> check_float("x", "momentum", owner="BatchNormalization")
+    Traceback (most recent call last):
+      ...
+    ValueError: BatchNormalization: argument `momentum` must be a number. Received: momentum...
+    """
+    expected = "a number"
+    if low is not None and high is not None:
+        expected += (f" in {'(' if low_open else '['}{low}, {high}"
+                     f"{')' if high_open else ']'}")
+    elif low is not None:
+        expected += f" {'>' if low_open else '>='} {low}"
+    if not isinstance(value, numbers.Real) or isinstance(value, (bool, np.bool_)):
+        raise _wrong_kind(value)(
+            f"{_where(owner)} `{name}` must be {expected}. Received: "
+            f"{name}={value!r} (of type {type(value).__name__})"
+        )
+    value = float(value)
+    too_low = low is not None and (value <= low if low_open else value < low)
+    too_high = high is not None and (value >= high if high_open else value > high)
+    if too_low or too_high or value != value:  # value != value: NaN
+        raise ValueError(
+            f"{_where(owner)} `{name}` must be {expected}. Received: {name}={value!r}"
+        )
+    return value
+
+
+def check_bool(value, name, owner=None):
+    """``value`` as a Python ``bool`` (NumPy booleans accepted).
+
+    >>> check_bool("yes", "shuffle")
+    Traceback (most recent call last):
+      ...
+    TypeError: Argument `shuffle` must be a boolean (True or False). Received: shuffle='yes'...
+    """
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(
+            f"{_where(owner)} `{name}` must be a boolean (True or False). "
+            f"Received: {name}={value!r} (of type {type(value).__name__})"
+        )
+    return bool(value)
+
+
+def check_choice(value, name, choices, owner=None):
+    """``value`` if it is one of ``choices``.
+
+    >>> check_choice("bad", "data_format", ("channels_last",), owner="Flatten")
+    Traceback (most recent call last):
+      ...
+    ValueError: Flatten: argument `data_format` must be one of ('channels_last',). Received:...
+    """
+    if not any(value is c or (type(value) is type(c) and value == c) for c in choices):
+        raise ValueError(
+            f"{_where(owner)} `{name}` must be one of {tuple(choices)}. "
+            f"Received: {name}={value!r}"
+        )
+    return value
+
+
+def check_shape(shape, name="shape", owner=None):
+    """A shape: a tuple of non-negative integers or ``None`` (unknown).
+
+    An int is a shape of one axis, as in ``Input(shape=5)``.
+
+    >>> check_shape([None, 3])
+    (None, 3)
+    >>> check_shape((3.5,), owner="Input")
+    Traceback (most recent call last):
+      ...
+    ValueError: Input: argument `shape` must be a tuple of non-negative integers (or None fo...
+    """
+    expected = ("must be a tuple of non-negative integers (or None for an unknown "
+                f"size). Received: {name}={shape!r}")
+    if _is_int(shape):
+        shape = (shape,)
+    if not isinstance(shape, (tuple, list)):
+        raise ValueError(f"{_where(owner)} `{name}` {expected}")
+    for d in shape:
+        if d is None:
+            continue
+        if not _is_int(d):
+            raise ValueError(f"{_where(owner)} `{name}` {expected}: {d!r} is not an "
+                             "integer")
+        if d < 0:
+            raise ValueError(f"{_where(owner)} `{name}` {expected}: negative "
+                             "dimensions are not allowed")
+    return tuple(None if d is None else int(d) for d in shape)
+
+
+def check_verbose(verbose, owner=None):
+    """``"auto"``, 0 (silent), 1 (progress bar) or 2 (one line per epoch).
+
+    >>> check_verbose(5)
+    Traceback (most recent call last):
+      ...
+    ValueError: Argument `verbose` must be "auto", 0, 1 or 2. Received: verbose=5
+    """
+    if verbose == "auto" or (_is_int(verbose) and verbose in (0, 1, 2)) or \
+            verbose is True or verbose is False:
+        return verbose
+    raise ValueError(
+        f'{_where(owner)} `verbose` must be "auto", 0, 1 or 2. Received: '
+        f"verbose={verbose!r}"
+    )
+
+
+# --------------------------------------------------------------- model data
+def _describe(x):
+    if isinstance(x, np.ndarray):
+        return f"an array of shape {x.shape} and dtype {x.dtype}"
+    text = repr(x)
+    text = text if len(text) <= 60 else text[:57] + "..."
+    return f"{text} (of type {type(x).__name__})"
+
+
+def is_number_list(x):
+    """A (nested) list or tuple of Python numbers: one array of data, not a
+    list of several inputs.
+
+    >>> is_number_list([[1, 2], [3, 4]]), is_number_list([np.ones(2)])
+    (True, False)
+    """
+    if not isinstance(x, (list, tuple)) or not x:
+        return False
+    return all(isinstance(leaf, numbers.Number) and not isinstance(leaf, np.ndarray)
+               for leaf in tree.flatten(x))
+
+
+def to_data_array(x, name="x"):
+    """``x`` (an array or a nested list of numbers) as a NumPy array of
+    numbers with a batch axis; Python floats become float32 (floatx).
+
+    >>> to_data_array([[1.0, 2.0]]).dtype.name
+    'float32'
+    >>> to_data_array([[1, 2], [3]], "x")
+    Traceback (most recent call last):
+      ...
+    ValueError: Argument `x` must be an array of numbers (or a list of lists of numbers of e...
+    """
+    expected = (f"Argument `{name}` must be an array of numbers (or a list of lists "
+                "of numbers of equal lengths).")
+    array = x
+    if not isinstance(x, np.ndarray):
+        try:
+            array = np.asarray(x)
+        except (ValueError, TypeError):
+            raise ValueError(f"{expected} Received a ragged list: {_describe(x)}") \
+                from None
+        if array.dtype == np.float64 and not isinstance(x, np.generic):
+            array = array.astype("float32")  # Python floats become floatx
+    if array.dtype.kind not in NUMERIC_KINDS:
+        kind = "a ragged list" if array.dtype == object and is_number_list(x) \
+            else _describe(x)
+        raise ValueError(f"{expected} Received: {kind}")
+    if array.ndim == 0:
+        raise ValueError(
+            f"Argument `{name}` must have a first (batch) axis, one entry per "
+            f"sample. Received a scalar: {_describe(x)}"
+        )
+    return array
+
+
+def data_leaves(data, name):
+    """Apply :func:`to_data_array` to every array of a nest of model data (a
+    nested list of numbers counts as one array), naming each by its place.
+
+    >>> [a.shape for a in data_leaves([np.zeros((2, 1)), [[1], [2]]], "x")]
+    [(2, 1), (2, 1)]
+    """
+    if data is None:
+        return None
+    if is_number_list(data) or isinstance(data, np.ndarray):
+        return to_data_array(data, name)
+    if isinstance(data, dict):
+        if not data:
+            raise ValueError(f"Argument `{name}` is an empty dict: expected arrays "
+                             f"of data. Received: {name}={{}}")
+        return {k: data_leaves(v, f"{name}['{k}']") for k, v in data.items()}
+    if isinstance(data, (list, tuple)):
+        if not data:
+            raise ValueError(f"Argument `{name}` is an empty {type(data).__name__}: "
+                             f"expected arrays of data. Received: {name}={data!r}")
+        return type(data)(data_leaves(v, f"{name}[{i}]") for i, v in enumerate(data))
+    return to_data_array(data, name)
+
+
+def check_not_empty(num_samples, x, method):
+    """``fit``/``evaluate`` need at least one sample (``predict`` does not).
+
+    >>> check_not_empty(0, np.zeros((0, 3)), "fit")
+    Traceback (most recent call last):
+      ...
+    ValueError: `fit` needs at least one sample, but `x` has none. Received: x with shape (0, 3)
+    """
+    if num_samples == 0:
+        shapes = [np.shape(a) for a in tree.flatten(x) if a is not None]
+        shape = shapes[0] if len(shapes) == 1 else shapes
+        raise ValueError(
+            f"`{method}` needs at least one sample, but `x` has none. "
+            f"Received: x with shape {shape}"
+        )
+
+
+def check_sample_weight_shape(y, sample_weight):
+    """``sample_weight`` holds one weight per sample (shape ``(n,)``), or one
+    per target value: its shape, without trailing 1s, starts ``y``'s shape.
+
+    >>> check_sample_weight_shape(np.zeros(6), np.ones((6, 2)))
+    Traceback (most recent call last):
+      ...
+    ValueError: `sample_weight` must have one weight per sample, shape (6,), or one ...
+    """
+    if not isinstance(y, np.ndarray) or not isinstance(sample_weight, np.ndarray):
+        return  # several outputs: the losses check each pair
+    shape = sample_weight.shape
+    while len(shape) > 1 and shape[-1] == 1:
+        shape = shape[:-1]
+    if tuple(y.shape[:len(shape)]) != tuple(shape):
+        raise ValueError(
+            f"`sample_weight` must have one weight per sample, shape "
+            f"({len(y)},), or one per target value (a shape that starts like the "
+            f"shape of `y`, {y.shape}). Received: sample_weight.shape="
+            f"{sample_weight.shape}"
+        )
+
+
+def check_class_weight(class_weight):
+    """``{class index: weight}``.
+
+    >>> check_class_weight([1.0, 2.0])
+    Traceback (most recent call last):
+      ...
+    TypeError: Argument `class_weight` must be a dict mapping class indices to weights. Rece...
+    """
+    if not isinstance(class_weight, dict):
+        raise TypeError(
+            "Argument `class_weight` must be a dict mapping class indices to "
+            f"weights. Received: class_weight={class_weight!r} (of type "
+            f"{type(class_weight).__name__})"
+        )
+    for key, weight in class_weight.items():
+        if not _is_int(key) or key < 0:
+            raise ValueError(
+                "The keys of `class_weight` must be class indices (integers >= 0). "
+                f"Received: class_weight={class_weight!r}"
+            )
+        check_float(weight, f"class_weight[{key}]")
+    return class_weight
+
+
+def check_validation_data(validation_data):
+    """``(x_val, y_val)`` or ``(x_val, y_val, val_sample_weight)``.
+
+    >>> check_validation_data(np.zeros((2, 2)))
+    Traceback (most recent call last):
+      ...
+    ValueError: Argument `validation_data` must be a tuple `(x_val, y_val)` or `(x_val, y_va...
+    """
+    if validation_data is None:
+        return None
+    if isinstance(validation_data, (list, tuple)) and \
+            len(validation_data) in (2, 3) and not is_number_list(validation_data):
+        return tuple(validation_data)
+    from_dataset = hasattr(validation_data, "__getitem__") and \
+        hasattr(validation_data, "on_epoch_end")
+    if from_dataset or hasattr(validation_data, "__next__"):
+        # a PyDataset or a generator brings its own targets
+        return validation_data
+    raise ValueError(
+        "Argument `validation_data` must be a tuple `(x_val, y_val)` or "
+        "`(x_val, y_val, val_sample_weight)`. Received: "
+        + (f"a {type(validation_data).__name__} of length {len(validation_data)}"
+           if isinstance(validation_data, (list, tuple))
+           else _describe(validation_data))
+    )
+
+
+def check_fit_arguments(epochs, initial_epoch, shuffle, verbose, validation_freq,
+                        steps_per_epoch, class_weight, validation_data):
+    """The arguments of ``fit`` that are not data, checked before any work.
+
+    >>> check_fit_arguments(2.5, 0, True, "auto", 1, None, None, None)
+    Traceback (most recent call last):
+      ...
+    TypeError: `fit`: argument `epochs` must be an integer >= 0. Received: epochs=2.5 (of ty...
+    """
+    check_int(epochs, "epochs", minimum=0, owner="`fit`")
+    check_int(initial_epoch, "initial_epoch", minimum=0, owner="`fit`")
+    check_bool(shuffle, "shuffle", owner="`fit`")
+    check_verbose(verbose, owner="`fit`")
+    check_int(validation_freq, "validation_freq", minimum=1, owner="`fit`")
+    check_int(steps_per_epoch, "steps_per_epoch", minimum=1, allow_none=True,
+              owner="`fit`")
+    if class_weight is not None:
+        check_class_weight(class_weight)
+    return check_validation_data(validation_data)
+
+
+def check_steps_and_verbose(method, steps, verbose):
+    """``steps`` (a positive integer or None) and ``verbose`` of ``evaluate``
+    and ``predict``.
+
+    >>> check_steps_and_verbose("predict", 0, 0)
+    Traceback (most recent call last):
+      ...
+    ValueError: `predict`: argument `steps` must be an integer >= 1 or None. Received: steps=0
+    """
+    check_int(steps, "steps", minimum=1, allow_none=True, owner=f"`{method}`")
+    check_verbose(verbose, owner=f"`{method}`")
+
+
+# ------------------------------------------------------------------ weights
+def weight_value(value, layer_name, variable):
+    """A value for ``set_weights``: an array (or nested list) of numbers.
+
+    >>> from kerasmini.backend import Variable
+    >>> weight_value("a", "dense", Variable(np.zeros(2), name="kernel"))
+    Traceback (most recent call last):
+      ...
+    ValueError: Layer 'dense': weight 'kernel' needs an array of numbers of shape (2,). Rece...
+    """
+    expected = (f"Layer '{layer_name}': weight '{variable.path}' needs an array of "
+                f"numbers of shape {tuple(variable.shape)}.")
+    if value is None or not (isinstance(value, (np.ndarray, np.generic, list, tuple))
+                             or isinstance(value, numbers.Number)
+                             or hasattr(value, "__array__")):
+        raise _wrong_kind(value)(f"{expected} Received: {_describe(value)}")
+    try:
+        array = np.asarray(value)
+    except (ValueError, TypeError):
+        raise ValueError(f"{expected} Received a ragged list: {_describe(value)}") \
+            from None
+    if array.dtype.kind not in NUMERIC_KINDS:
+        raise ValueError(f"{expected} Received: {_describe(value)}")
+    return array

@@ -1,0 +1,272 @@
+"""Bad input, as a new user would give it: a clear ValueError/TypeError.
+
+Every case checks the exception type (the one Keras 3.15.1 raises, where it
+raises one), a phrase of the message, and where it was raised: the innermost
+frame of the traceback must be a ``raise`` statement in kerasmini's own code,
+not NumPy's (``index 7 is out of bounds``) nor a bare Python conversion
+(``could not convert string to float``).
+"""
+
+import os
+
+import numpy as np
+import pytest
+
+import kerasmini as keras
+from kerasmini import layers
+
+KERASMINI_DIR = os.path.dirname(os.path.abspath(keras.__file__))
+
+RNG = np.random.default_rng(0)
+X = RNG.random((6, 4)).astype("float32")
+Y = np.array([0, 1, 2, 0, 1, 2])
+
+
+def assert_raised_by_kerasmini(excinfo):
+    """The innermost frame is a ``raise`` statement in kerasmini itself."""
+    entry = excinfo.traceback[-1]
+    path = os.path.abspath(str(entry.path))
+    assert path.startswith(KERASMINI_DIR), (
+        f"{excinfo.typename} raised outside kerasmini, in {path}: {excinfo.value}")
+    statement = str(entry.statement).strip()
+    assert statement.startswith("raise"), (
+        f"{excinfo.typename} not raised by kerasmini's own check but by "
+        f"`{statement}` ({path}:{entry.lineno + 1}): {excinfo.value}")
+
+
+def classifier(loss="sparse_categorical_crossentropy"):
+    x = keras.Input(shape=(4,))
+    model = keras.Model(x, layers.Dense(3, activation="softmax")(x))
+    model.compile("sgd", loss)
+    return model
+
+
+def built_dense():
+    layer = layers.Dense(2)
+    layer.build((None, 3))
+    return layer
+
+
+STRINGS = np.array([["a"] * 4] * 6)
+
+# (id, what to run, exception type, phrase of the message)
+CASES = [
+    # --- the cases of the issue
+    ("input_negative_shape", lambda: keras.Input(shape=(-1,)), ValueError,
+     "negative dimensions are not allowed"),
+    ("input_float_shape", lambda: keras.Input(shape=(3.5,)), ValueError,
+     "3.5 is not an integer"),
+    ("label_minus_one", lambda: classifier().fit(X, [0, 1, 2, 0, 1, -1], verbose=0),
+     ValueError, r"must be integers in \[0, 3\). Received: -1"),
+    ("label_out_of_range", lambda: classifier().fit(X, [0, 1, 2, 0, 1, 7], verbose=0),
+     ValueError, r"the labels `y_true`.*Received: 7"),
+    ("label_strings", lambda: classifier().fit(X, np.array(list("abcabc")), verbose=0),
+     ValueError, "Argument `y` must be an array of numbers"),
+    ("embedding_index_too_big", lambda: layers.Embedding(10, 4)(np.array([[100]])),
+     ValueError, r"Layer 'embedding'.*integers in \[0, 10\). Received: 100"),
+    ("fit_string_x", lambda: classifier().fit(STRINGS, Y, verbose=0), ValueError,
+     "Argument `x` must be an array of numbers.*dtype <U1"),
+    ("predict_string_x", lambda: classifier().predict(STRINGS, verbose=0), ValueError,
+     "Argument `x` must be an array of numbers"),
+    ("fit_ragged_x", lambda: classifier().fit([[1, 2, 3, 4], [1, 2]], [0, 1], verbose=0),
+     ValueError, "Received a ragged list"),
+    ("layer_ragged_input", lambda: layers.Dense(2)([[1.0, 2.0], [1.0]]), ValueError,
+     "Only input tensors may be passed as positional arguments"),
+    ("fit_zero_rows", lambda: classifier().fit(np.zeros((0, 4)), np.zeros(0), verbose=0),
+     ValueError, r"needs at least one sample.*shape \(0, 4\)"),
+    ("set_weights_strings",
+     lambda: built_dense().set_weights([np.array([["a"] * 2] * 3), np.zeros(2)]),
+     ValueError, r"weight 'dense/kernel' needs an array of numbers of shape \(3, 2\)"),
+    ("set_weights_object", lambda: built_dense().set_weights([object(), np.zeros(2)]),
+     TypeError, "weight 'dense/kernel' needs an array of numbers"),
+    ("batchnorm_momentum_string", lambda: layers.BatchNormalization(momentum="x"),
+     ValueError, r"argument `momentum` must be a number in \[0, 1\]. Received: "
+     "momentum='x'"),
+    # --- constructor arguments
+    ("input_string_dim", lambda: keras.Input(shape=("a",)), ValueError,
+     "'a' is not an integer"),
+    ("input_batch_size_negative", lambda: keras.Input(shape=(3,), batch_size=-1),
+     ValueError, "`batch_size` must be an integer >= 0"),
+    ("input_batch_size_float", lambda: keras.Input(shape=(3,), batch_size=2.5),
+     ValueError, "`batch_size` must be an integer"),
+    ("input_batch_shape_negative", lambda: keras.Input(batch_shape=(None, -2)),
+     ValueError, "`batch_shape` must be a tuple of non-negative integers"),
+    ("batchnorm_momentum_none", lambda: layers.BatchNormalization(momentum=None),
+     TypeError, "`momentum` must be a number"),
+    ("batchnorm_momentum_above_one", lambda: layers.BatchNormalization(momentum=1.5),
+     ValueError, r"`momentum` must be a number in \[0, 1\]"),
+    ("batchnorm_epsilon_negative", lambda: layers.BatchNormalization(epsilon=-1.0),
+     ValueError, "`epsilon` must be a number >= 0"),
+    ("batchnorm_axis_float", lambda: layers.BatchNormalization(axis=1.5), TypeError,
+     "`axis` must be an integer"),
+    ("batchnorm_axis_string", lambda: layers.BatchNormalization(axis="a"), ValueError,
+     "`axis` must be an integer"),
+    ("batchnorm_axis_out_of_range",
+     lambda: layers.BatchNormalization(axis=5)(np.ones((2, 3))), ValueError,
+     "`axis=5` is out of range for an input of rank 2"),
+    ("flatten_data_format", lambda: layers.Flatten(data_format="bad"), ValueError,
+     "`data_format` must be one of"),
+    ("global_pooling_data_format",
+     lambda: layers.GlobalAveragePooling2D(data_format="channels_first"), ValueError,
+     "`data_format` must be one of"),
+    ("dense_units", lambda: layers.Dense(2.5), ValueError, "expected a positive integer"),
+    ("dropout_rate", lambda: layers.Dropout("a"), ValueError,
+     "Invalid value received for argument `rate`"),
+    ("conv_padding", lambda: layers.Conv2D(2, 3, padding=5), ValueError,
+     "Expected `padding` to be 'valid' or 'same'"),
+    ("embedding_input_dim", lambda: layers.Embedding(10.5, 4), ValueError,
+     "should be positive integers"),
+    ("reshape_target_shape", lambda: layers.Reshape((2.5,)), ValueError,
+     "`target_shape` of `Reshape` must contain positive integers"),
+    # --- call inputs
+    ("embedding_negative_index", lambda: layers.Embedding(10, 4)(np.array([[-1]])),
+     ValueError, "Received: -1"),
+    ("embedding_fractional_index", lambda: layers.Embedding(10, 4)(np.array([[1.5]])),
+     ValueError, "Received: 1.5"),
+    ("embedding_nan_index", lambda: layers.Embedding(10, 4)(np.array([[np.nan]])),
+     ValueError, "Received: nan"),
+    ("dense_dict_input", lambda: layers.Dense(2)({"a": np.ones((1, 3))}), ValueError,
+     r"expects one input tensor, not a dict. Received: a dict with keys \['a'\]"),
+    ("dense_object_array", lambda: layers.Dense(2)(np.array([[object()]])), ValueError,
+     "Inputs to a layer should be tensors of numbers"),
+    # --- compile / fit / evaluate / predict arguments
+    ("fit_epochs_float", lambda: classifier().fit(X, Y, epochs=2.5, verbose=0),
+     TypeError, "`epochs` must be an integer >= 0. Received: epochs=2.5"),
+    ("fit_epochs_none", lambda: classifier().fit(X, Y, epochs=None, verbose=0),
+     TypeError, "`epochs` must be an integer"),
+    ("fit_initial_epoch_negative",
+     lambda: classifier().fit(X, Y, initial_epoch=-1, verbose=0), ValueError,
+     "`initial_epoch` must be an integer >= 0"),
+    ("fit_validation_split_string",
+     lambda: classifier().fit(X, Y, validation_split="a", verbose=0), ValueError,
+     "`validation_split` must be a number"),
+    ("fit_shuffle_string", lambda: classifier().fit(X, Y, shuffle="x", verbose=0),
+     TypeError, "`shuffle` must be a boolean"),
+    ("fit_verbose_five", lambda: classifier().fit(X, Y, verbose=5), ValueError,
+     '`verbose` must be "auto", 0, 1 or 2'),
+    ("fit_steps_per_epoch_zero",
+     lambda: classifier().fit(X, Y, steps_per_epoch=0, verbose=0), ValueError,
+     "`steps_per_epoch` must be an integer >= 1 or None"),
+    ("fit_steps_per_epoch_string",
+     lambda: classifier().fit(X, Y, steps_per_epoch="a", verbose=0), ValueError,
+     "`steps_per_epoch` must be an integer"),
+    ("fit_validation_freq_zero",
+     lambda: classifier().fit(X, Y, validation_data=(X, Y), validation_freq=0,
+                              verbose=0), ValueError, "`validation_freq` must be"),
+    ("fit_validation_data_array",
+     lambda: classifier().fit(X, Y, validation_data=X, verbose=0), ValueError,
+     r"`validation_data` must be a tuple `\(x_val, y_val\)`"),
+    ("fit_validation_data_one_part",
+     lambda: classifier().fit(X, Y, validation_data=(X,), verbose=0), ValueError,
+     "Received: a tuple of length 1"),
+    ("fit_class_weight_list",
+     lambda: classifier().fit(X, Y, class_weight=[1.0, 1.0, 1.0], verbose=0),
+     TypeError, "`class_weight` must be a dict"),
+    ("fit_class_weight_string_keys",
+     lambda: classifier().fit(X, Y, class_weight={"a": 1.0}, verbose=0), ValueError,
+     "keys of `class_weight` must be class indices"),
+    ("fit_sample_weight_wrong_shape",
+     lambda: classifier().fit(X, Y, sample_weight=np.ones((6, 2)), verbose=0),
+     ValueError, r"Received: sample_weight.shape=\(6, 2\)"),
+    ("fit_sample_weight_strings",
+     lambda: classifier().fit(X, Y, sample_weight=np.array(list("abcdef")), verbose=0),
+     ValueError, "Argument `sample_weight` must be an array of numbers"),
+    ("fit_scalar_x", lambda: classifier().fit(3.0, Y, verbose=0), ValueError,
+     "must have a first \\(batch\\) axis"),
+    ("fit_empty_dict_x", lambda: classifier().fit({}, Y, verbose=0), ValueError,
+     "`x` is an empty dict"),
+    ("fit_callbacks_int", lambda: classifier().fit(X, Y, callbacks=5, verbose=0),
+     TypeError, "`callbacks` must be a list of `kerasmini.callbacks.Callback`"),
+    ("fit_callbacks_list_of_int",
+     lambda: classifier().fit(X, Y, callbacks=[5], verbose=0), TypeError,
+     "Every entry of `callbacks` must be"),
+    ("fit_no_targets", lambda: classifier().fit(X, None, verbose=0), ValueError,
+     "compiled with a loss for output .* but received no targets"),
+    ("compile_loss_weights_string",
+     lambda: _compiled_with(loss_weights="a").fit(X, np.zeros((6, 3)), verbose=0),
+     ValueError, "`loss_weights` must be a number"),
+    ("evaluate_zero_rows",
+     lambda: classifier().evaluate(np.zeros((0, 4)), np.zeros(0), verbose=0),
+     ValueError, "needs at least one sample"),
+    ("evaluate_label_out_of_range",
+     lambda: classifier().evaluate(X, [0, 1, 2, 0, 1, 7], verbose=0), ValueError,
+     "Received: 7"),
+    ("evaluate_steps_string", lambda: classifier().evaluate(X, Y, steps="a", verbose=0),
+     ValueError, "`steps` must be an integer"),
+    ("predict_steps_zero", lambda: classifier().predict(X, steps=0, verbose=0),
+     ValueError, "`steps` must be an integer >= 1 or None"),
+    ("predict_verbose_string", lambda: classifier().predict(X, verbose="x"), ValueError,
+     '`verbose` must be "auto", 0, 1 or 2'),
+    ("predict_scalar", lambda: classifier().predict(np.float32(1.0), verbose=0),
+     ValueError, "must have a first \\(batch\\) axis"),
+    ("train_on_batch_zero_rows",
+     lambda: classifier().train_on_batch(np.zeros((0, 4)), np.zeros(0)), ValueError,
+     "needs at least one sample"),
+    ("train_on_batch_label_out_of_range",
+     lambda: classifier().train_on_batch(X, [0, 1, 2, 0, 1, 7]), ValueError,
+     "Received: 7"),
+    # --- labels
+    ("label_fraction", lambda: classifier().fit(X, [0, 1, 2, 0, 1, 1.5], verbose=0),
+     ValueError, "Received: 1.5"),
+    ("label_nan", lambda: classifier().fit(X, [0, 1, 2, 0, 1, np.nan], verbose=0),
+     ValueError, "Received: nan"),
+    ("label_huge", lambda: classifier().fit(X, [0, 1, 2, 0, 1, 2 ** 40], verbose=0),
+     ValueError, "Received: 1099511627776"),
+    # --- weights
+    ("set_weights_none_entry", lambda: built_dense().set_weights([None, None]),
+     TypeError, "needs an array of numbers"),
+    ("set_weights_ragged",
+     lambda: built_dense().set_weights([[[1, 2], [1]], np.zeros(2)]), ValueError,
+     "Received a ragged list"),
+    ("set_weights_complex",
+     lambda: built_dense().set_weights([np.zeros((3, 2), complex), np.zeros(2)]),
+     ValueError, "dtype complex128"),
+    ("set_weights_string", lambda: built_dense().set_weights(["a", "b"]), ValueError,
+     "Received: 'a'"),
+]
+
+
+def _compiled_with(**kwargs):
+    model = keras.Sequential([keras.Input((4,)), layers.Dense(3)])
+    model.compile("sgd", "mse", **kwargs)
+    return model
+
+
+@pytest.mark.parametrize("run, error, phrase", [c[1:] for c in CASES],
+                         ids=[c[0] for c in CASES])
+def test_bad_input_raises_a_clear_error_from_kerasmini(run, error, phrase):
+    with pytest.raises(error, match=phrase) as excinfo:
+        run()
+    assert type(excinfo.value) is error
+    assert_raised_by_kerasmini(excinfo)
+
+
+def test_the_checks_run_on_every_batch_of_a_traced_fit():
+    # the bad label is in the third batch: the traced step replays a check
+    labels = np.array([0, 1, 2, 0, 1, 7])
+    with pytest.raises(ValueError, match="Received: 7"):
+        classifier().fit(X, labels, batch_size=2, shuffle=False, verbose=0)
+
+
+def test_good_labels_still_train():
+    history = classifier().fit(X, Y.astype("float32"), epochs=2, verbose=0)
+    assert len(history.history["loss"]) == 2
+
+
+def test_predict_on_zero_rows_returns_an_empty_result_of_the_right_shape():
+    model = classifier()
+    assert model.predict(np.zeros((0, 4)), verbose=0).shape == (0, 3)
+    assert model.predict_on_batch(np.zeros((0, 4))).shape == (0, 3)
+
+
+def test_nested_lists_of_numbers_are_data():
+    model = classifier()
+    assert model.predict([[1.0, 2.0, 3.0, 4.0]], verbose=0).shape == (1, 3)
+    history = model.fit([[1.0, 2.0, 3.0, 4.0]] * 6, list(Y), sample_weight=[1] * 6,
+                        verbose=0)
+    assert len(history.history["loss"]) == 1
+
+
+def test_integral_floats_are_embedding_indices():
+    out = layers.Embedding(10, 2)(np.array([[1.0, 9.0]], "float32"))
+    assert out.shape == (1, 2, 2)
