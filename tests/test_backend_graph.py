@@ -219,3 +219,50 @@ def test_set_seed_makes_traced_random_ops_repeatable():
     first = noise(np.zeros(2))
     random.set_seed(7)
     np.testing.assert_array_equal(noise(np.zeros(2)), first)
+
+
+def test_an_identical_op_is_recorded_once_and_reused():
+    @function
+    def twice(x):
+        return ops.add(ops.softmax(x, axis=-1), ops.softmax(x, axis=-1))
+
+    result = twice(np.array([[1.0, 2.0]]))
+    (graph,) = twice.graphs.values()
+    assert [step[3] for step in graph.steps] == ["softmax", "add"]
+    np.testing.assert_allclose(twice(np.array([[0.0, 0.0]])), [[1.0, 1.0]])
+    np.testing.assert_allclose(result, 2 * ops.softmax(np.array([[1.0, 2.0]])))
+
+
+def test_ops_with_other_parameters_or_random_ops_are_not_reused():
+    @function
+    def f(x):
+        a = ops.sum(x, axis=0)
+        b = ops.sum(x, axis=1)
+        noise = ops.add(ops.random_uniform((2,), dtype="float64"),
+                        ops.random_uniform((2,), dtype="float64"))
+        return a, b, noise
+
+    f(np.ones((2, 2)))
+    names = [step[3] for step in next(iter(f.graphs.values())).steps]
+    assert names.count("sum") == 2
+    assert sum("random" in name for name in names) == 2
+
+
+def test_no_reuse_across_an_in_place_write():
+    # Adam writes into the variable's array: an op after it must run again
+    from kerasmini.optimizers import Adam
+
+    w = Variable(np.ones(2), dtype="float64", name="w")
+    opt = Adam(learning_rate=0.5)
+
+    @function
+    def step(g):
+        before = ops.multiply(w, 1.0)
+        opt.apply_gradients([(g, w)])
+        after = ops.multiply(w, 1.0)
+        return before, after
+
+    step(np.ones(2))
+    before, after = step(np.ones(2))
+    np.testing.assert_allclose(after, w.numpy())
+    assert not np.allclose(before, after)

@@ -53,6 +53,7 @@ class Graph:
         self.constant_slots = set()  # slots whose value no replay can change
         self._stateful_slots = set()  # outputs of steps that must always run
         self._reads = {}  # id(variable) -> slot of its read since the last write
+        self._computed = {}  # (primitive, input slots, params) -> output slot
 
     def _new_slot(self, value=None):
         self.template.append(value)
@@ -88,10 +89,12 @@ class Graph:
     def record(self, primitive, args, params, out, values=None):
         """Append one primitive call; return its output as a GraphTensor.
 
-        Two shortcuts keep replays short: an op whose inputs are all constants
-        (or whose value depends on shapes only, like ``ones_like``) is *folded*:
-        its traced value becomes a constant and no step is recorded; and a
-        variable is read once until it is written (see ``_slot_of``).
+        Three shortcuts keep replays short: an op whose inputs are all
+        constants (or whose value depends on shapes only, like ``ones_like``)
+        is *folded*: its traced value becomes a constant and no step is
+        recorded; a variable is read once until it is written (see
+        ``_slot_of``); and an op already recorded on the same input slots with
+        the same parameters is *reused* (see ``_reuse_key``).
         """
         values = values if values is not None else [None] * len(args)
         ins = tuple(self._slot_of(a, v) for a, v in zip(args, values))
@@ -100,11 +103,20 @@ class Graph:
             slot = self._new_slot(out)
             self.constant_slots.add(slot)
             return GraphTensor(out, slot, self)
+        key = _reuse_key(primitive, ins, params)
+        if key is not None and key in self._computed:
+            return GraphTensor(out, self._computed[key], self)
         forward = primitive.forward
         if params:
             forward = functools.partial(forward, **params)
         slot = self._new_slot()
         self.steps.append((forward, ins, slot, primitive.name))
+        if key is not None:
+            self._computed[key] = slot
+        if primitive.writes_in_place:
+            # an in-place write (Adam's update) changes arrays that earlier
+            # slots hold: nothing recorded before it is reused after it
+            self._computed.clear()
         if primitive.stateful:
             self._stateful_slots.add(slot)
             written = getattr(primitive.forward, "__self__", None)
@@ -149,6 +161,27 @@ class Graph:
             f"<Graph {self.name}: {self.num_inputs} inputs, "
             f"{len(self.steps)} steps>"
         )
+
+
+def _reuse_key(primitive, ins, params):
+    """What makes two recorded calls give the same value, or ``None``.
+
+    The same pure primitive on the same slots with the same static
+    parameters computes the same array, so the second call can read the
+    first one's slot (common-subexpression elimination). This is how the
+    crossentropy's gradient takes the softmax of the forward pass instead of
+    computing it again. Stateful ops (writes, random draws) are never
+    reused, nor calls whose parameters cannot be compared (arrays, lists).
+    """
+    if primitive.stateful:
+        return None
+    key = (primitive, ins, tuple(sorted(
+        (name, type(value), value) for name, value in params.items())))
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
 
 
 def _signature_part(leaf):

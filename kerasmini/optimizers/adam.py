@@ -69,8 +69,10 @@ def _adam_update(variable, m, v, gradient, alpha, beta_1, beta_2, epsilon):
     return variable
 
 
-# Stateful: a traced graph must replay it although nothing reads its output.
+# Stateful: a traced graph must replay it although nothing reads its output;
+# it writes into its inputs, so a graph reuses nothing computed before it.
 adam_update = Primitive("adam_update", _adam_update, stateful=True)
+adam_update.writes_in_place = True
 
 
 @keras_export("kerasmini.optimizers.Adam")
