@@ -316,9 +316,11 @@ def _sparse_softmax_crossentropy(labels, logits):
     # -log softmax(logits)[label] = logsumexp(logits) - logits[label]: the
     # same numbers as -sum(one_hot * log_softmax), without the one-hot matrix
     shifted = logits - logits.max(axis=-1, keepdims=True)
-    lse = np.log(np.exp(shifted).sum(axis=-1, keepdims=True))
-    index = np.expand_dims(np.asarray(labels, dtype="int64"), -1)
-    return (lse - np.take_along_axis(shifted, index, axis=-1))[..., 0]
+    lse = np.log(np.exp(shifted).sum(axis=-1))
+    # shifted[..., label] for every sample: index the rows of a 2-D view
+    rows = shifted.reshape(-1, shifted.shape[-1])
+    labels = np.asarray(labels, dtype="int64").reshape(-1)
+    return lse - rows[np.arange(len(rows)), labels].reshape(lse.shape)
 
 
 def _sparse_softmax_crossentropy_grad(g, ans, labels, logits):
