@@ -5,9 +5,22 @@
 'Functional'
 """
 
+from kerasmini import saving
 from kerasmini.engine.functional import Functional
 from kerasmini.engine.sequential import Sequential
 from kerasmini.engine.training import Model
-from kerasmini.saving.saving_api import load_model, save_model
 
-__all__ = ["Functional", "Model", "Sequential", "load_model", "save_model"]
+
+def __getattr__(name):
+    # load_model and save_model come from the saving archive floor, loaded on
+    # first use (see kerasmini.saving), so `import kerasmini` stays cheap
+    if name in ("load_model", "save_model"):
+        return getattr(saving, name)
+    raise AttributeError(f"module 'kerasmini.models' has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | {"load_model", "save_model"})
+
+# load_model and save_model are provided by __getattr__
+__all__ = ["Functional", "Model", "Sequential", "load_model", "save_model"]  # noqa: F822
