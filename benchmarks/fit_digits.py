@@ -1,4 +1,4 @@
-"""How fast is kerasmini's ``fit``? Three ways to train the same MLP.
+"""How fast is kerasmini's ``fit``? The same training, three ways.
 
 ``python -m benchmarks.fit_digits`` trains 64 -> 64 relu -> 10 softmax on the
 8x8 digits (1,500 training images), Adam(1e-3), batch 32, float32, 20 epochs:
@@ -11,15 +11,20 @@
    the same shuffled batches in the same order, softmax crossentropy with its
    textbook gradient ``(p - onehot) / n``, and Adam in the same form.
 
-It prints seconds per epoch, the ratio to the NumPy loop and the accuracies.
-``--epochs`` and ``--repeat`` change the run; timings vary from machine to
-machine, which is why they are not tests.
+Then the same MLP with hidden widths 512 and 2048 (graph fit against the
+hand loop), and a small CNN (Conv2D-MaxPooling2D-Dense) against a
+hand-written NumPy CNN. Every figure is the median of ``--repeat`` runs, the
+ways interleaved so that a busy moment on a shared machine hurts all alike.
+It prints microseconds per batch, the ratio to the hand loop and the
+accuracies. Timings vary from machine to machine, which is why they are not
+tests.
 """
 
 import argparse
 import time
 
 import numpy as np
+from numpy.lib.stride_tricks import sliding_window_view
 
 import kerasmini as keras
 from kerasmini import layers
@@ -35,22 +40,23 @@ def load_digits():
     return (x_train, y_train.astype("int64")), (x_test, y_test.astype("int64"))
 
 
-def make_mlp():
+def make_mlp(width=64):
     keras.backend.clear_session()
     keras.utils.set_random_seed(SEED)
     model = keras.Sequential([
         keras.Input(shape=(64,)),
-        layers.Dense(64, activation="relu"),
+        layers.Dense(width, activation="relu"),
         layers.Dense(10, activation="softmax"),
     ])
     return model
 
 
-def train_kerasmini(x, y, initial_weights, epochs, batch_size, run_eagerly):
+def train_kerasmini(x, y, initial_weights, epochs, batch_size, run_eagerly,
+                    make_model=make_mlp, learning_rate=1e-3):
     """``fit`` from ``initial_weights``; returns (seconds per epoch, history)."""
-    model = make_mlp()
+    model = make_model()
     model.set_weights(initial_weights)
-    model.compile(optimizer=keras.optimizers.Adam(learning_rate=1e-3),
+    model.compile(optimizer=keras.optimizers.Adam(learning_rate=learning_rate),
                   loss="sparse_categorical_crossentropy", metrics=["accuracy"],
                   run_eagerly=run_eagerly)
     keras.utils.set_random_seed(SEED)  # the shuffling order
@@ -60,16 +66,43 @@ def train_kerasmini(x, y, initial_weights, epochs, batch_size, run_eagerly):
     return seconds, history.history, model
 
 
-def train_numpy(x, y, initial_weights, epochs, batch_size):
-    """The same training written by hand; returns (seconds per epoch, logs, weights)."""
-    w1, b1, w2, b2 = (np.array(w, dtype="float32") for w in initial_weights)
-    params = [w1, b1, w2, b2]
-    m = [np.zeros_like(p) for p in params]
-    v = [np.zeros_like(p) for p in params]
-    lr, beta_1, beta_2, eps = 1e-3, 0.9, 0.999, 1e-7
+class HandAdam:
+    """Adam in Keras's form, on a list of NumPy parameters, updated in place."""
+
+    def __init__(self, params, lr, beta_1=0.9, beta_2=0.999, eps=1e-7):
+        self.params, self.lr, self.eps = params, lr, eps
+        self.beta_1, self.beta_2 = beta_1, beta_2
+        self.m = [np.zeros_like(p) for p in params]
+        self.v = [np.zeros_like(p) for p in params]
+        self.step = 0
+
+    def apply(self, grads):
+        self.step += 1
+        beta_1, beta_2 = self.beta_1, self.beta_2
+        alpha = self.lr * np.sqrt(1 - beta_2**self.step) / (1 - beta_1**self.step)
+        for param, grad, m_i, v_i in zip(self.params, grads, self.m, self.v):
+            m_i += (grad - m_i) * (1 - beta_1)
+            v_i += (grad * grad - v_i) * (1 - beta_2)
+            param -= alpha * m_i / (np.sqrt(v_i) + self.eps)
+
+
+def softmax_crossentropy(logits, labels):
+    """(probabilities, mean loss, d loss / d logits = (p - onehot) / batch)."""
+    rows = np.arange(len(labels))
+    e = np.exp(logits - logits.max(axis=1, keepdims=True))
+    p = e / e.sum(axis=1, keepdims=True)
+    loss = -np.log(np.clip(p[rows, labels], 1e-7, 1.0)).mean()
+    g_logits = p.copy()
+    g_logits[rows, labels] -= 1.0
+    g_logits /= len(labels)
+    return p, loss, g_logits
+
+
+def hand_loop(x, y, params, epochs, batch_size, lr, step):
+    """Shuffle, batch and train with ``step(xb, yb) -> (probs, loss, grads)``."""
+    adam = HandAdam(params, lr)
     rng = np.random.default_rng(SEED)  # the same generator fit shuffles with
     n = len(x)
-    step = 0
     logs = {"accuracy": [], "loss": []}
     start = time.perf_counter()
     for _ in range(epochs):
@@ -78,36 +111,29 @@ def train_numpy(x, y, initial_weights, epochs, batch_size):
         loss_sum = hits = 0.0
         for i in range(0, n, batch_size):
             xb, yb = xs[i:i + batch_size], ys[i:i + batch_size]
-            rows = np.arange(len(xb))
-            # forward
-            h_pre = xb @ w1 + b1
-            h = np.maximum(h_pre, 0)
-            logits = h @ w2 + b2
-            e = np.exp(logits - logits.max(axis=1, keepdims=True))
-            p = e / e.sum(axis=1, keepdims=True)
-            loss = -np.log(np.clip(p[rows, yb], 1e-7, 1.0)).mean()
+            p, loss, grads = step(xb, yb)
             loss_sum += loss * len(xb)
             hits += (p.argmax(axis=1) == yb).sum()
-            # backward: d loss / d logits = (p - onehot) / batch
-            g_logits = p
-            g_logits[rows, yb] -= 1.0
-            g_logits /= len(xb)
-            g_w2 = h.T @ g_logits
-            g_b2 = g_logits.sum(axis=0)
-            g_h = (g_logits @ w2.T) * (h_pre > 0)
-            g_w1 = xb.T @ g_h
-            g_b1 = g_h.sum(axis=0)
-            # Adam, in Keras's form
-            step += 1
-            alpha = lr * np.sqrt(1 - beta_2**step) / (1 - beta_1**step)
-            for param, grad, m_i, v_i in zip(params, (g_w1, g_b1, g_w2, g_b2), m, v):
-                m_i += (grad - m_i) * (1 - beta_1)
-                v_i += (grad * grad - v_i) * (1 - beta_2)
-                param -= alpha * m_i / (np.sqrt(v_i) + eps)
+            adam.apply(grads)
         logs["loss"].append(loss_sum / n)
         logs["accuracy"].append(hits / n)
     seconds = (time.perf_counter() - start) / epochs
     return seconds, logs, params
+
+
+def train_numpy(x, y, initial_weights, epochs, batch_size):
+    """The MLP trained by hand; returns (seconds per epoch, logs, weights)."""
+    w1, b1, w2, b2 = params = [np.array(w, dtype="float32") for w in initial_weights]
+
+    def step(xb, yb):
+        h_pre = xb @ w1 + b1  # forward
+        h = np.maximum(h_pre, 0)
+        p, loss, g_logits = softmax_crossentropy(h @ w2 + b2, yb)
+        g_h = (g_logits @ w2.T) * (h_pre > 0)  # backward
+        return p, loss, (xb.T @ g_h, g_h.sum(axis=0), h.T @ g_logits,
+                         g_logits.sum(axis=0))
+
+    return hand_loop(x, y, params, epochs, batch_size, 1e-3, step)
 
 
 def numpy_accuracy(params, x, y):
@@ -116,27 +142,104 @@ def numpy_accuracy(params, x, y):
     return float((logits.argmax(axis=1) == y).mean())
 
 
-def train_cnn(epochs=10):
-    """Conv2D-MaxPool-Dense on the 8x8 images; returns (seconds, train acc, test acc)."""
+# ------------------------------------------------------------------ the CNN
+def load_images():
     (x, y), (x_test, y_test) = keras.datasets.digits.load_data()
     x = (x[..., None] / 255.0).astype("float32")
     x_test = (x_test[..., None] / 255.0).astype("float32")
+    return (x, y.astype("int64")), (x_test, y_test.astype("int64"))
+
+
+def make_cnn():
     keras.backend.clear_session()
     keras.utils.set_random_seed(SEED)
-    model = keras.Sequential([
+    return keras.Sequential([
         keras.Input(shape=(8, 8, 1)),
         layers.Conv2D(16, 3, padding="same", activation="relu"),
         layers.MaxPooling2D(),
         layers.Flatten(),
         layers.Dense(10, activation="softmax"),
     ])
-    model.compile(optimizer=keras.optimizers.Adam(learning_rate=3e-3),
-                  loss="sparse_categorical_crossentropy", metrics=["accuracy"])
-    start = time.perf_counter()
-    history = model.fit(x, y, batch_size=32, epochs=epochs, verbose=0)
-    seconds = time.perf_counter() - start
-    test_acc = model.evaluate(x_test, y_test, verbose=0)[1]
-    return seconds, history.history["accuracy"][-1], test_acc
+
+
+def cnn_forward(params, xb):
+    """Conv 3x3 'same' (im2col by a window view), relu, 2x2 max pool, dense."""
+    k, b, w, c = params
+    xp = np.pad(xb, ((0, 0), (1, 1), (1, 1), (0, 0)))
+    cols = sliding_window_view(xp, (3, 3), axis=(1, 2))  # (n, 8, 8, 1, 3, 3)
+    conv = np.tensordot(cols, k, axes=((3, 4, 5), (2, 0, 1))) + b  # (n, 8, 8, 16)
+    a = np.maximum(conv, 0)
+    n = len(xb)
+    blocks = a.reshape(n, 4, 2, 4, 2, 16)
+    pooled = blocks.max(axis=(2, 4))  # (n, 4, 4, 16)
+    logits = pooled.reshape(n, 256) @ w + c
+    return cols, conv, blocks, pooled, logits
+
+
+def train_numpy_cnn(x, y, initial_weights, epochs, batch_size):
+    """The CNN trained by hand (first maximum of each window takes the gradient)."""
+    params = [np.array(w, dtype="float32") for w in initial_weights]
+    k, _, w, _ = params
+
+    def step(xb, yb):
+        cols, conv, blocks, pooled, logits = cnn_forward(params, xb)
+        p, loss, g_logits = softmax_crossentropy(logits, yb)
+        n = len(xb)
+        g_pooled = (g_logits @ w.T).reshape(n, 4, 1, 4, 1, 16)
+        is_max = blocks == pooled[:, :, None, :, None, :]
+        # only the first maximum of a window: a cumulative count of maxima
+        first = is_max & (np.cumsum(is_max.reshape(n, 4, 4, 4, 16).transpose(
+            0, 1, 3, 2, 4).reshape(n, 4, 4, 4, 16), axis=3) == 1).reshape(
+            n, 4, 4, 2, 2, 16).transpose(0, 1, 3, 2, 4, 5)
+        g_conv = (first * g_pooled).reshape(n, 8, 8, 16) * (conv > 0)
+        g_k = np.tensordot(cols, g_conv, axes=((0, 1, 2), (0, 1, 2)))  # (1, 3, 3, 16)
+        return p, loss, (g_k.transpose(1, 2, 0, 3), g_conv.sum(axis=(0, 1, 2)),
+                         pooled.reshape(n, 256).T @ g_logits, g_logits.sum(axis=0))
+
+    return hand_loop(x, y, params, epochs, batch_size, 3e-3, step)
+
+
+def numpy_cnn_accuracy(params, x, y):
+    logits = cnn_forward(params, x)[-1]
+    return float((logits.argmax(axis=1) == y).mean())
+
+
+# ------------------------------------------------------------------ running
+def interleaved(ways, repeat):
+    """Run every way ``repeat`` times, interleaved; keep the median run of each."""
+    runs = {label: [] for label in ways}
+    for _ in range(repeat):  # interleaved, so a busy moment hurts all alike
+        for label, run in ways.items():
+            runs[label].append(run())
+    return {label: sorted(results, key=lambda r: r[0])[len(results) // 2]
+            for label, results in runs.items()}
+
+
+def report(title, results, batches, accuracy):
+    """Print one table: us per batch, ratio to the hand loop, accuracies."""
+    hand = [label for label in results if label.startswith("hand")][0]
+    print(title)
+    print(f"{'':30s} {'us/batch':>9s} {'x hand':>7s} {'train acc':>10s} "
+          f"{'test acc':>9s}")
+    for label, (seconds, history, trained) in results.items():
+        print(f"{label:30s} {seconds / batches * 1e6:9.1f} "
+              f"{seconds / results[hand][0]:7.2f} {history['accuracy'][-1]:10.4f} "
+              f"{accuracy(trained):9.4f}")
+    print()
+
+
+def wide_mlp(width, x, y, args):
+    """Graph fit and the hand loop on 64-``width``-10 (a quarter of the epochs)."""
+    epochs = max(1, args.epochs // 4)
+    weights = make_mlp(width).get_weights()
+    ways = {
+        "kerasmini fit (graph)": lambda: train_kerasmini(
+            x, y, weights, epochs, args.batch_size, False,
+            make_model=lambda: make_mlp(width)),
+        "hand-written NumPy loop": lambda: train_numpy(
+            x, y, weights, epochs, args.batch_size),
+    }
+    return interleaved(ways, args.repeat)
 
 
 def main(argv=None):
@@ -144,9 +247,18 @@ def main(argv=None):
     parser.add_argument("--epochs", type=int, default=20)
     parser.add_argument("--batch-size", type=int, default=32)
     parser.add_argument("--repeat", type=int, default=5,
-                        help="runs of each way, interleaved; the fastest is reported")
+                        help="runs of each way, interleaved; the median is reported")
+    parser.add_argument("--widths", type=int, nargs="*", default=[512, 2048],
+                        help="other hidden widths of the MLP (graph fit only)")
     args = parser.parse_args(argv)
     (x_train, y_train), (x_test, y_test) = load_digits()
+    batches = -(-len(x_train) // args.batch_size)
+
+    def accuracy(trained):
+        if isinstance(trained, list):  # the NumPy loop's parameters
+            return numpy_accuracy(trained, x_test, y_test)
+        return trained.evaluate(x_test, y_test, verbose=0)[1]
+
     initial_weights = make_mlp().get_weights()
     ways = {
         "kerasmini fit (graph)": lambda: train_kerasmini(
@@ -156,28 +268,35 @@ def main(argv=None):
         "hand-written NumPy loop": lambda: train_numpy(
             x_train, y_train, initial_weights, args.epochs, args.batch_size),
     }
-    best = {}
-    for _ in range(args.repeat):  # interleaved, so a busy moment hurts all alike
-        for label, run in ways.items():
-            result = run()
-            if label not in best or result[0] < best[label][0]:
-                best[label] = result
-    numpy_seconds = best["hand-written NumPy loop"][0]
-    print(f"MLP 64-64-10 on digits: {len(x_train)} samples, batch "
-          f"{args.batch_size}, {args.epochs} epochs, Adam 1e-3, float32, "
-          f"best of {args.repeat}")
-    print(f"{'':30s} {'s/epoch':>8s} {'x NumPy':>8s} {'train acc':>10s} "
-          f"{'test acc':>9s}")
-    for label, (seconds, history, trained) in best.items():
-        if isinstance(trained, list):  # the NumPy loop's parameters
-            test_acc = numpy_accuracy(trained, x_test, y_test)
-        else:
-            test_acc = trained.evaluate(x_test, y_test, verbose=0)[1]
-        print(f"{label:30s} {seconds:8.4f} {seconds / numpy_seconds:8.2f} "
-              f"{history['accuracy'][-1]:10.4f} {test_acc:9.4f}")
-    seconds, train_acc, test_acc = train_cnn()
-    print(f"\nCNN Conv2D(16, 3)-MaxPooling2D-Dense(10), Adam 3e-3, 10 epochs: "
-          f"{seconds:.1f} s in all, train acc {train_acc:.4f}, test acc {test_acc:.4f}")
+    report(f"MLP 64-64-10 on digits: {len(x_train)} samples, batch "
+           f"{args.batch_size}, {args.epochs} epochs, Adam 1e-3, float32, "
+           f"median of {args.repeat}", interleaved(ways, args.repeat), batches,
+           accuracy)
+
+    for width in args.widths:
+        report(f"MLP 64-{width}-10, {max(1, args.epochs // 4)} epochs, median of "
+               f"{args.repeat}", wide_mlp(width, x_train, y_train, args), batches,
+               accuracy)
+
+    (xi_train, yi_train), (xi_test, yi_test) = load_images()
+    epochs = max(1, args.epochs // 2)
+    cnn_weights = make_cnn().get_weights()
+    ways = {
+        "kerasmini fit (graph)": lambda: train_kerasmini(
+            xi_train, yi_train, cnn_weights, epochs, args.batch_size, False,
+            make_model=make_cnn, learning_rate=3e-3),
+        "hand-written NumPy loop": lambda: train_numpy_cnn(
+            xi_train, yi_train, cnn_weights, epochs, args.batch_size),
+    }
+
+    def cnn_accuracy(trained):
+        if isinstance(trained, list):
+            return numpy_cnn_accuracy(trained, xi_test, yi_test)
+        return trained.evaluate(xi_test, yi_test, verbose=0)[1]
+
+    report(f"CNN Conv2D(16, 3)-MaxPooling2D-Dense(10), Adam 3e-3, {epochs} "
+           f"epochs, median of {args.repeat}", interleaved(ways, args.repeat),
+           batches, cnn_accuracy)
 
 
 if __name__ == "__main__":

@@ -229,6 +229,10 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1):
     y_true = checked_indices(y_true, size=pred_shape[axis], what=(
         "Loss `sparse_categorical_crossentropy`: the labels `y_true` (class indices "
         f"for the {pred_shape[axis]} classes of `y_pred`)"))
+    logits = y_pred if from_logits else _cached_logits(y_pred)
+    if logits is not None and axis in (-1, len(pred_shape) - 1):
+        # fast path: one fused op from the logits (see backend ops)
+        return ops.sparse_softmax_crossentropy(y_true, logits)
     one_hot = ops.one_hot(y_true, num_classes=pred_shape[axis], dtype=_dtype(y_pred))
     log_p = _log_probabilities(y_pred, from_logits, axis)
     return ops.negative(ops.sum(ops.multiply(one_hot, log_p), axis=axis))

@@ -233,3 +233,116 @@ def test_public_argmax_and_argmin_are_replayed_not_baked_in():
     np.testing.assert_array_equal(best, [0, 1])
     np.testing.assert_array_equal(worst, [[2]])
     assert winners.trace_count == 1
+
+
+def test_an_identical_op_is_recorded_once_and_reused():
+    @function
+    def twice(x):
+        return ops.add(ops.softmax(x, axis=-1), ops.softmax(x, axis=-1))
+
+    result = twice(np.array([[1.0, 2.0]]))
+    (graph,) = twice.graphs.values()
+    assert [step[3] for step in graph.steps] == ["softmax", "add"]
+    np.testing.assert_allclose(twice(np.array([[0.0, 0.0]])), [[1.0, 1.0]])
+    np.testing.assert_allclose(result, 2 * ops.softmax(np.array([[1.0, 2.0]])))
+
+
+def test_ops_with_other_parameters_or_random_ops_are_not_reused():
+    @function
+    def f(x):
+        a = ops.sum(x, axis=0)
+        b = ops.sum(x, axis=1)
+        noise = ops.add(ops.random_uniform((2,), dtype="float64"),
+                        ops.random_uniform((2,), dtype="float64"))
+        return a, b, noise
+
+    f(np.ones((2, 2)))
+    names = [step[3] for step in next(iter(f.graphs.values())).steps]
+    assert names.count("sum") == 2
+    assert sum("random" in name for name in names) == 2
+
+
+def test_no_reuse_across_an_in_place_write():
+    # Adam writes into the variable's array: an op after it must run again
+    from kerasmini.optimizers import Adam
+
+    w = Variable(np.ones(2), dtype="float64", name="w")
+    opt = Adam(learning_rate=0.5)
+
+    @function
+    def step(g):
+        before = ops.multiply(w, 1.0)
+        opt.apply_gradients([(g, w)])
+        after = ops.multiply(w, 1.0)
+        return before, after
+
+    step(np.ones(2))
+    before, after = step(np.ones(2))
+    np.testing.assert_allclose(after, w.numpy())
+    assert not np.allclose(before, after)
+
+
+def _traced_mlp_step():
+    variables = _mlp_variables(0)
+    step = function(lambda x, y: _sgd_step(variables, x, y))
+    rng = np.random.default_rng(1)
+    x = rng.normal(size=(5, 4)).astype("float32")
+    y = np.eye(3, dtype="float32")[rng.integers(0, 3, size=5)]
+    step(x, y)
+    (graph,) = step.graphs.values()
+    return graph, variables, x, y
+
+
+def test_compiled_run_matches_the_interpreted_replay():
+    graph, variables, x, y = _traced_mlp_step()
+    start = [v.numpy() for v in variables]
+    interpreted = graph.replay([x, y])[graph.outputs[1][0]]
+    after_replay = [v.numpy() for v in variables]
+    for v, value in zip(variables, start):
+        v.assign(value)
+    compiled = graph.run(x, y)
+    np.testing.assert_array_equal(compiled, interpreted)
+    for v, value in zip(variables, after_replay):
+        np.testing.assert_array_equal(v.numpy(), value)
+
+
+def test_compiled_source_is_one_line_per_step_and_frees_dead_values():
+    graph, _, _, _ = _traced_mlp_step()
+    lines = graph.source.splitlines()
+    assert lines[0] == "def _lambda_(s0, s1):"
+    calls = [line for line in lines if "# " in line]
+    assert [line.split("# ")[1] for line in calls] == [s[3] for s in graph.steps]
+    assert any(line.strip().startswith("del ") for line in lines)
+    assert lines[-1].startswith("    return ")
+
+
+def test_compiled_run_rebuilds_dicts_lists_and_named_tuples():
+    import collections
+
+    Pair = collections.namedtuple("Pair", "a b")
+
+    @function
+    def f(x):
+        return {"z": ops.add(x, 1.0), "a": [ops.multiply(x, 2.0), None]}, Pair(x, x)
+
+    f(np.ones(2))
+    out, pair = f(np.zeros(2))
+    assert list(out) == ["z", "a"] and out["a"][1] is None
+    np.testing.assert_array_equal(out["z"], [1.0, 1.0])
+    assert type(pair) is Pair
+
+
+def test_tuple_of_arrays_and_separate_arrays_share_the_fast_path():
+    calls = []
+
+    @function
+    def f(batch):
+        calls.append(1)
+        x, y = batch
+        return ops.add(x, y)
+
+    f((np.ones(2), np.ones(2)))
+    np.testing.assert_array_equal(f((np.zeros(2), np.ones(2))), [1.0, 1.0])
+    assert len(calls) == 1
+    f((np.ones(3), np.ones(3)))  # a new shape traces again
+    assert len(calls) == 2

@@ -337,6 +337,44 @@ def test_softmax_and_log_softmax_match_numpy_and_finite_differences(axis):
     check_grads(lambda t: ops.log_softmax(t, axis=axis), x)
 
 
+@covers("sparse_softmax_crossentropy")
+@pytest.mark.parametrize("shape", [(5, 4), (2, 3, 6)])
+def test_sparse_softmax_crossentropy_matches_one_hot_form_and_finite_differences(
+        shape):
+    rng = np.random.default_rng(4)
+    logits = normal(rng, shape, 3.0)
+    labels = rng.integers(0, shape[-1], size=shape[:-1])
+    one_hot = np.eye(shape[-1])[labels]
+    expected = -(one_hot * ops.log_softmax(logits)).sum(axis=-1)
+    np.testing.assert_allclose(ops.sparse_softmax_crossentropy(labels, logits),
+                               expected, rtol=1e-12)
+    check_grads(lambda t: ops.sparse_softmax_crossentropy(labels, t), logits)
+
+
+def test_sparse_softmax_crossentropy_gradient_is_softmax_minus_one_hot():
+    logits = np.array([[2.0, -1.0, 0.5], [0.0, 0.0, 0.0]])
+    labels = np.array([0, 2])
+    with GradientTape() as tape:
+        tape.watch(logits)
+        loss = ops.sum(ops.sparse_softmax_crossentropy(labels, logits))
+    expected = ops.softmax(logits) - np.eye(3)[labels]
+    np.testing.assert_allclose(tape.gradient(loss, logits), expected, rtol=1e-12)
+
+
+def test_sparse_softmax_crossentropy_second_order_matches_finite_differences():
+    # the gradient rule is written with primitives: differentiate it again
+    logits = normal(np.random.default_rng(5), (3, 4), 1.0)
+    labels = np.array([1, 0, 3])
+
+    def grad_of_loss(t):
+        with GradientTape() as tape:
+            tape.watch(t)
+            loss = ops.sum(ops.sparse_softmax_crossentropy(labels, t))
+        return tape.gradient(loss, t)
+
+    check_grads(grad_of_loss, logits)
+
+
 # ------------------------------------------------------------ linear algebra
 
 MATMUL_SHAPES = [

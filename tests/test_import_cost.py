@@ -1,17 +1,54 @@
-"""`import kerasmini` must stay cheap: heavy optional packages load on first use."""
+"""`import kerasmini` must stay cheap: heavy optional packages, the saving
+archive floor, NumPy's random module and the callbacks a user picks load on
+first use. (What is measured is which modules load, not time: a timed test
+would fail on a busy machine.)"""
 
 import subprocess
 import sys
 
 HEAVY = ("h5py", "matplotlib", "graphviz", "pygments")
 
+# loaded on first use (module __getattr__, PEP 562, or a lazy generator)
+ON_FIRST_USE = (
+    "kerasmini.saving.saving_api", "kerasmini.saving.saving_lib",
+    "kerasmini.saving.stores", "kerasmini.callbacks.early_stopping",
+    "kerasmini.callbacks.model_checkpoint", "kerasmini.callbacks.lambda_callback",
+    "kerasmini.callbacks.learning_rate_scheduler",
+    "kerasmini.callbacks.terminate_on_nan", "kerasmini.utils.plot",
+    "kerasmini.utils.plotting", "kerasmini.book", "numpy.random", "zipfile",
+    "json", "tempfile",
+)
 
-def test_import_kerasmini_does_not_load_heavy_packages():
+
+def _loaded_after(code, names):
     # a fresh interpreter, so modules imported by other tests do not count
     code = (
-        "import sys, kerasmini\n"
-        f"print(','.join(m for m in {HEAVY!r} if m in sys.modules))\n"
+        f"import sys\n{code}\n"
+        f"print(','.join(m for m in {names!r} if m in sys.modules))\n"
     )
     result = subprocess.run([sys.executable, "-c", code], capture_output=True,
                             text=True, check=True)
-    assert result.stdout.strip() == "", result.stdout
+    return [name for name in result.stdout.strip().split(",") if name]
+
+
+def test_import_kerasmini_does_not_load_heavy_packages():
+    assert _loaded_after("import kerasmini", HEAVY) == []
+
+
+def test_import_kerasmini_leaves_rarely_used_parts_for_first_use():
+    assert _loaded_after("import kerasmini", ON_FIRST_USE) == []
+
+
+def test_rarely_used_public_names_load_on_first_access():
+    code = (
+        "import kerasmini\n"
+        "assert kerasmini.callbacks.EarlyStopping.__name__ == 'EarlyStopping'\n"
+        "assert kerasmini.saving.load_model.__name__ == 'load_model'\n"
+        "assert kerasmini.models.save_model.__name__ == 'save_model'\n"
+        "from kerasmini.callbacks import ModelCheckpoint\n"
+        "from kerasmini.models import load_model\n"
+    )
+    loaded = _loaded_after(code, ON_FIRST_USE)
+    assert "kerasmini.callbacks.early_stopping" in loaded
+    assert "kerasmini.callbacks.model_checkpoint" in loaded
+    assert "kerasmini.saving.saving_api" in loaded

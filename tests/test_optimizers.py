@@ -50,6 +50,66 @@ def test_adam_matches_numpy(amsgrad):
                                rtol=1e-5)
 
 
+def test_adam_in_place_matches_the_formula_with_ops_in_float32():
+    # the fused in-place step (adam_update) against the same formula written
+    # with ops, the way amsgrad=False was written before: 50 float32 steps
+    rng = np.random.default_rng(0)
+    grads = [rng.normal(size=(4, 3)).astype("float32") for _ in range(50)]
+    w0 = rng.normal(size=(4, 3)).astype("float32")
+    fused = Variable(w0, name="w")
+    opt = Adam(learning_rate=0.01)
+    for g in grads:
+        opt.apply_gradients([(g, fused)])
+    w, m, v = w0.copy(), np.zeros_like(w0), np.zeros_like(w0)
+    for t, g in enumerate(grads, start=1):
+        alpha = np.float32(0.01 * np.sqrt(1 - 0.999**t) / (1 - 0.9**t))
+        m = m + (g - m) * np.float32(0.1)
+        v = v + (g * g - v) * np.float32(0.001)
+        w = w - (m * alpha) / (np.sqrt(v) + np.float32(1e-7))
+    assert fused.dtype == "float32"
+    np.testing.assert_allclose(fused.numpy(), w, rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(opt._momentums[0].numpy(), m, rtol=1e-5, atol=1e-7)
+    np.testing.assert_allclose(opt._velocities[0].numpy(), v, rtol=1e-5, atol=1e-9)
+
+
+def test_adam_updates_the_variable_in_place():
+    # no new weight arrays per step: the variable keeps its buffer
+    w = Variable(np.ones(3, "float32"), name="w")
+    buffer = w._value
+    opt = Adam(learning_rate=0.1)
+    opt.apply_gradients([(np.ones(3, "float32"), w)])
+    assert w._value is buffer
+    assert not np.allclose(buffer, 1.0)
+
+
+def test_adam_does_not_write_into_the_gradient():
+    g = np.array([0.5, -1.0], "float32")
+    Adam(learning_rate=0.1).apply_gradients([(g, Variable(np.zeros(2), name="w"))])
+    np.testing.assert_array_equal(g, [0.5, -1.0])
+
+
+def test_adam_traced_step_is_one_replayed_step_per_variable():
+    w1, w2 = Variable(np.ones(2), name="a"), Variable(np.ones(3), name="b")
+    opt = Adam()
+    step = function(lambda g1, g2: opt.apply_gradients([(g1, w1), (g2, w2)]))
+    step(np.ones(2), np.ones(3))
+    (graph,) = step.graphs.values()
+    names = [s[3] for s in graph.steps]
+    assert names.count("adam_update") == 2
+    assert names.count("adam_bias_corrected_rate") == 1
+
+
+def test_adam_bias_corrected_rate_follows_a_changed_learning_rate():
+    w = Variable(np.zeros(1), dtype="float64", name="w")
+    opt = Adam(learning_rate=1.0)
+    step = function(lambda g: opt.apply_gradients([(g, w)]))
+    step(np.ones(1))
+    opt.learning_rate = 0.0
+    before = w.numpy()
+    step(np.ones(1))
+    np.testing.assert_array_equal(w.numpy(), before)
+
+
 @pytest.mark.parametrize("momentum, centered", [(0.0, False), (0.5, False),
                                                 (0.0, True)])
 def test_rmsprop_matches_numpy(momentum, centered):

@@ -6,6 +6,9 @@ appended to a :class:`Graph`: a flat list of steps
 ``slots[out] = forward(*slots[ins])``. Later calls with the same signature
 skip Python entirely and *replay* the steps on the new inputs, which is where
 ``fit``'s speed comes from. While tracing, :func:`executing_eagerly` is False.
+:meth:`Graph.replay` shows what a replay does, step by step; the function
+actually runs :meth:`Graph.compile`'s version of the same steps, written once
+as straight-line Python (``graph.source``).
 
 Variables are read by a step at the point of use and written by a step
 (``assign``), so a replay sees the values of the moment, and random ops draw
@@ -53,6 +56,10 @@ class Graph:
         self.constant_slots = set()  # slots whose value no replay can change
         self._stateful_slots = set()  # outputs of steps that must always run
         self._reads = {}  # id(variable) -> slot of its read since the last write
+        self._computed = {}  # (primitive, input slots, params) -> output slot
+        self._scalar_slots = set()  # outputs that were 0-d when traced
+        self.run = None  # the steps compiled to one function (see compile)
+        self.source = None  # its Python source, to read
 
     def _new_slot(self, value=None):
         self.template.append(value)
@@ -88,10 +95,12 @@ class Graph:
     def record(self, primitive, args, params, out, values=None):
         """Append one primitive call; return its output as a GraphTensor.
 
-        Two shortcuts keep replays short: an op whose inputs are all constants
-        (or whose value depends on shapes only, like ``ones_like``) is *folded*:
-        its traced value becomes a constant and no step is recorded; and a
-        variable is read once until it is written (see ``_slot_of``).
+        Three shortcuts keep replays short: an op whose inputs are all
+        constants (or whose value depends on shapes only, like ``ones_like``)
+        is *folded*: its traced value becomes a constant and no step is
+        recorded; a variable is read once until it is written (see
+        ``_slot_of``); and an op already recorded on the same input slots with
+        the same parameters is *reused* (see ``_reuse_key``).
         """
         values = values if values is not None else [None] * len(args)
         ins = tuple(self._slot_of(a, v) for a, v in zip(args, values))
@@ -100,11 +109,22 @@ class Graph:
             slot = self._new_slot(out)
             self.constant_slots.add(slot)
             return GraphTensor(out, slot, self)
+        key = _reuse_key(primitive, ins, params)
+        if key is not None and key in self._computed:
+            return GraphTensor(out, self._computed[key], self)
         forward = primitive.forward
         if params:
             forward = functools.partial(forward, **params)
         slot = self._new_slot()
         self.steps.append((forward, ins, slot, primitive.name))
+        if np.ndim(out) == 0:
+            self._scalar_slots.add(slot)  # NumPy may return a scalar here
+        if key is not None:
+            self._computed[key] = slot
+        if primitive.writes_in_place:
+            # an in-place write (Adam's update) changes arrays that earlier
+            # slots hold: nothing recorded before it is reused after it
+            self._computed.clear()
         if primitive.stateful:
             self._stateful_slots.add(slot)
             written = getattr(primitive.forward, "__self__", None)
@@ -144,11 +164,132 @@ class Graph:
             slots[out] = value if isinstance(value, np.ndarray) else np.asarray(value)
         return slots
 
+    def compile(self):
+        """Write the steps as one Python function of straight-line code.
+
+        :meth:`replay` *interprets* the steps: for each one it looks up the
+        slots, calls ``forward`` and stores the result, about a microsecond
+        of Python per step. Compiling writes the same steps once as source
+        code, one line per step with the slots as local variables, and lets
+        Python compile it, so a replay is one call of ordinary Python (this
+        is what ``tf.function``'s generated graph code is to TensorFlow). It
+        also writes ``del`` after a value's last use, so big intermediates
+        (a gradient) are freed as early as in eager code, and builds the
+        output structure in the return statement. Read it in
+        ``graph.source``; ``run(*inputs)`` gives the outputs.
+        """
+        output_structure, output_slots = self.outputs
+        namespace = {"asarray": np.asarray, "structure": output_structure,
+                     "pack_sequence_as": tree.pack_sequence_as}
+
+        def name(slot):
+            if slot < self.num_inputs or self.template[slot] is None:
+                return f"s{slot}"
+            namespace[f"c{slot}"] = self.template[slot]  # a constant
+            return f"c{slot}"
+
+        last_use = {}
+        for index, (_, ins, _, _) in enumerate(self.steps):
+            for slot in ins:
+                last_use[slot] = index
+        keep = set(output_slots)
+        args = ", ".join(f"s{i}" for i in range(self.num_inputs))
+        lines = [f"def {_identifier(self.name)}({args}):"]
+        for index, (forward, ins, out, op) in enumerate(self.steps):
+            namespace[f"f{index}"] = forward
+            call = f"f{index}({', '.join(name(i) for i in ins)})"
+            used = out in keep or out in last_use
+            if used and out in self._scalar_slots:
+                call = f"asarray({call})"  # eager calls return 0-d arrays
+            lines.append(f"    {'s%d = ' % out if used else ''}{call}  # {op}")
+            dead = sorted({i for i in ins if last_use[i] == index and i not in keep
+                           and name(i).startswith("s")})
+            if dead:
+                lines.append(f"    del {', '.join(f's{i}' for i in dead)}")
+        lines.append(f"    return {_pack_source(output_structure, output_slots, name)}")
+        self.source = "\n".join(lines) + "\n"
+        exec(compile(self.source, f"<kerasmini.function {self.name}>", "exec"),
+             namespace)
+        self.run = namespace[_identifier(self.name)]
+        return self.run
+
     def __repr__(self):
         return (
             f"<Graph {self.name}: {self.num_inputs} inputs, "
             f"{len(self.steps)} steps>"
         )
+
+
+def _identifier(name):
+    """``name`` as a Python identifier (for the compiled replay function)."""
+    text = "".join(c if c.isalnum() else "_" for c in name)
+    return text if text.isidentifier() else "graph_" + text
+
+
+def _pack_source(structure, slots, name):
+    """Source of an expression building ``structure`` (a result of a traced
+    function) from its output slots: dicts, lists and tuples are written as
+    literals, ``None`` stays ``None``. Other containers (a named tuple)
+    are packed by :func:`tree.pack_sequence_as` at run time."""
+    leaves = iter("None" if s is None else name(s) for s in slots)
+
+    def source(node):
+        if type(node) is dict and all(type(k) is str for k in node):
+            # leaves come in flattening order (sorted keys); keep the dict's order
+            values = {key: source(node[key]) for key in tree._sorted_keys(node)}
+            return "{" + ", ".join(f"{k!r}: {values[k]}" for k in node) + "}"
+        if type(node) in (list, tuple):
+            items = [source(child) for child in node]
+            if type(node) is list:
+                return "[" + ", ".join(items) + "]"
+            return "(" + "".join(item + ", " for item in items) + ")"
+        if tree.is_nested(node):
+            raise _NotALiteral
+        return next(leaves)
+
+    try:
+        return source(structure)
+    except _NotALiteral:
+        flat = ", ".join("None" if s is None else name(s) for s in slots)
+        return f"pack_sequence_as(structure, [{flat}])"
+
+
+class _NotALiteral(Exception):
+    pass
+
+
+def _reuse_key(primitive, ins, params):
+    """What makes two recorded calls give the same value, or ``None``.
+
+    The same pure primitive on the same slots with the same static
+    parameters computes the same array, so the second call can read the
+    first one's slot (common-subexpression elimination). This is how the
+    crossentropy's gradient takes the softmax of the forward pass instead of
+    computing it again. Stateful ops (writes, random draws) are never
+    reused, nor calls whose parameters cannot be compared (arrays, lists).
+    """
+    if primitive.stateful:
+        return None
+    key = (primitive, ins, tuple(sorted(
+        (name, type(value), value) for name, value in params.items())))
+    try:
+        hash(key)
+    except TypeError:
+        return None
+    return key
+
+
+def _only_arrays(args, kwargs):
+    """The arrays of a call ``f(x, y)`` or ``f((x, y))`` holding NumPy arrays
+    only (in flattening order), else ``None``."""
+    if kwargs:
+        return None
+    if len(args) == 1 and type(args[0]) is tuple:
+        args = args[0]
+    for arg in args:
+        if type(arg) is not np.ndarray:
+            return None
+    return args
 
 
 def _signature_part(leaf):
@@ -201,6 +342,13 @@ class Function:
             # called while another function is traced: inline it into that
             # graph (tf.function does the same with nested functions)
             return self.python_function(*args, **kwargs)
+        # fast path for fit's call, train_function((x, y)): arrays only, so
+        # the signature is read off directly without flattening the arguments
+        arrays = _only_arrays(args, kwargs)
+        if arrays is not None:
+            graph = self.graphs.get(tuple(("T", a.shape, a.dtype) for a in arrays))
+            if graph is not None:
+                return graph.run(*arrays)
         structure = (args, kwargs)
         leaves = tree.flatten(structure)
         leaves = [np.asarray(x) if isinstance(x, (np.generic,)) else x for x in leaves]
@@ -208,11 +356,7 @@ class Function:
         graph = self.graphs.get(key)
         if graph is None:
             return self._trace(key, structure, leaves)
-        inputs = [leaf for leaf in leaves if isinstance(leaf, np.ndarray)]
-        slots = graph.replay(inputs)
-        out_structure, out_slots = graph.outputs
-        return tree.pack_sequence_as(
-            out_structure, [None if s is None else slots[s] for s in out_slots])
+        return graph.run(*[leaf for leaf in leaves if isinstance(leaf, np.ndarray)])
 
     def _trace(self, key, structure, leaves):
         graph = Graph(self.name)
@@ -227,6 +371,7 @@ class Function:
             STATE.graphs.pop()
         graph.prune(out_slots)
         graph.outputs = (result, out_slots)
+        graph.compile()
         self.graphs[key] = graph
         self.trace_count += 1
         values = [x._value if isinstance(x, GraphTensor) else

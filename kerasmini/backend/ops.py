@@ -310,6 +310,40 @@ log_softmax = _prim(
         g, multiply(exp(ans), sum(g, axis=axis, keepdims=True))),
 )
 
+
+
+def _sparse_softmax_crossentropy(labels, logits):
+    # -log softmax(logits)[label] = logsumexp(logits) - logits[label]: the
+    # same numbers as -sum(one_hot * log_softmax), without the one-hot matrix
+    shifted = logits - logits.max(axis=-1, keepdims=True)
+    lse = np.log(np.exp(shifted).sum(axis=-1))
+    # shifted[..., label] for every sample: index the rows of a 2-D view
+    rows = shifted.reshape(-1, shifted.shape[-1])
+    labels = np.asarray(labels, dtype="int64").reshape(-1)
+    return lse - rows[np.arange(len(rows)), labels].reshape(lse.shape)
+
+
+def _sparse_softmax_crossentropy_grad(g, ans, labels, logits):
+    # d loss / d logits = softmax(logits) - one_hot(labels), per sample. The
+    # softmax is the op the model's output layer ran on the same logits, so
+    # in a traced step it is taken from the forward pass, not recomputed
+    # (Graph.record reuses an identical step). Written with primitives, so
+    # it can be differentiated again.
+    probs = softmax(logits, axis=-1)
+    targets = one_hot(labels, num_classes=shape_of(logits)[-1],
+                      dtype=value_of(logits).dtype.name)
+    return multiply(expand_dims(g, -1), subtract(probs, targets))
+
+
+# The fused loss of a softmax output layer with integer labels (what
+# TensorFlow calls sparse_softmax_cross_entropy_with_logits), over the last
+# axis: one forward step and a short gradient instead of one_hot,
+# log_softmax, multiply, sum, negative and their five gradient steps.
+sparse_softmax_crossentropy = _prim(
+    "sparse_softmax_crossentropy", _sparse_softmax_crossentropy,
+    None, _sparse_softmax_crossentropy_grad,
+)
+
 # ------------------------------------------------------------ linear algebra
 
 

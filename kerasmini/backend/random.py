@@ -12,7 +12,9 @@ import random as _py_random
 
 import numpy as np
 
-_GENERATOR = np.random.default_rng()
+# Made on first use: `numpy.random` (with `secrets` and `hashlib`) costs
+# about 8 ms to import, which `import kerasmini` does not need to pay.
+_GENERATOR = None
 
 
 def set_seed(seed: int) -> None:
@@ -31,12 +33,15 @@ def set_seed(seed: int) -> None:
     _py_random.seed(int(seed))
 
 
-def generator(seed=None) -> np.random.Generator:
+def generator(seed=None) -> "np.random.Generator":
     """The shared generator, or a fresh one made from ``seed`` if given.
 
     >>> bool(generator(3).integers(10) == generator(3).integers(10))
     True
     """
+    global _GENERATOR
     if seed is not None:
         return np.random.default_rng(seed)
+    if _GENERATOR is None:
+        _GENERATOR = np.random.default_rng()
     return _GENERATOR

@@ -2,7 +2,10 @@
 
 Eager tensors are immutable NumPy arrays (kerasmini never writes into them);
 a :class:`Variable` wraps an array and can be changed in place with
-``assign``/``assign_add``/``assign_sub``. It gets a ``path`` from the name
+``assign``/``assign_add``/``assign_sub``. ``Adam`` writes into a variable's
+own array in place (no new weights per step, as Keras's torch backend does),
+so an array read eagerly with ``.value`` follows later updates; ``.numpy()``
+is a snapshot. It gets a ``path`` from the name
 scopes open when it is created (``dense/kernel``), registers itself with the
 current graph (:func:`track_variable`), and is watched automatically by a
 ``GradientTape``. Mirrors ``keras/src/backend/common/variables.py``.

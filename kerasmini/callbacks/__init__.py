@@ -17,15 +17,37 @@ callbacks as plain Python floats with sorted keys (Keras 3's
 [(0, {'accuracy': 1.0, 'loss': 0.5})]
 """
 
+import importlib
+
 from kerasmini.callbacks.callback import Callback
 from kerasmini.callbacks.callback_list import CallbackList, pythonify_logs
-from kerasmini.callbacks.early_stopping import EarlyStopping
 from kerasmini.callbacks.history import History
-from kerasmini.callbacks.lambda_callback import LambdaCallback
-from kerasmini.callbacks.learning_rate_scheduler import LearningRateScheduler
-from kerasmini.callbacks.model_checkpoint import ModelCheckpoint
 from kerasmini.callbacks.progbar_logger import ProgbarLogger
-from kerasmini.callbacks.terminate_on_nan import TerminateOnNaN
+
+# What fit itself needs is imported above; the callbacks a user picks are
+# loaded on first access (a module __getattr__, PEP 562), which keeps
+# `import kerasmini` cheap: public name -> the submodule that defines it.
+_LAZY = {
+    "EarlyStopping": "kerasmini.callbacks.early_stopping",
+    "LambdaCallback": "kerasmini.callbacks.lambda_callback",
+    "LearningRateScheduler": "kerasmini.callbacks.learning_rate_scheduler",
+    "ModelCheckpoint": "kerasmini.callbacks.model_checkpoint",
+    "TerminateOnNaN": "kerasmini.callbacks.terminate_on_nan",
+}
+
+
+def __getattr__(name):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'kerasmini.callbacks' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value  # later lookups skip __getattr__
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))
+
 
 __all__ = [
     "Callback",

@@ -217,10 +217,15 @@ class EpochIterator:
         if self.shuffle:
             order = random.generator().permutation(self.num_samples)
             data = map_arrays(lambda a: a[order], data)  # one copy per epoch
+        # fast path: (x, y) as plain arrays are sliced directly, not mapped
+        flat = all(type(a) is np.ndarray for a in data)
         for step in range(self.num_batches):
             start = step * self.batch_size
             end = start + self.batch_size
-            yield step, map_arrays(lambda a, s=start, e=end: a[s:e], data)
+            if flat:
+                yield step, tuple(a[start:end] for a in data)
+            else:
+                yield step, map_arrays(lambda a, s=start, e=end: a[s:e], data)
 
     def __repr__(self):
         return (f"<EpochIterator samples={self.num_samples}, "

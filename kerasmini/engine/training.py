@@ -16,11 +16,10 @@ subclassing ``Model`` and the functional API share one entry point.
 'Functional'
 """
 
-import json
 import warnings
 
 from kerasmini import metrics as metrics_module
-from kerasmini import optimizers
+from kerasmini import optimizers, saving
 from kerasmini.api_export import keras_export
 from kerasmini.backend import ops
 from kerasmini.backend.graph import function
@@ -30,7 +29,7 @@ from kerasmini.callbacks import CallbackList, pythonify_logs
 from kerasmini.engine import data_adapter, validation
 from kerasmini.engine.base_layer import Layer
 from kerasmini.engine.compile_utils import CompileLoss, CompileMetrics
-from kerasmini.saving import saving_api, serialization
+from kerasmini.saving import serialization
 from kerasmini.utils.py_dataset import PyDataset
 from kerasmini.utils.summary import print_summary
 
@@ -524,19 +523,20 @@ class Model(Layer):
         return data_adapter.concatenate_batches([self.make_predict_function()(batch)])
 
     # ----------------------------------------------------------------- saving
-    # The work lives in kerasmini.saving; Model only forwards, as Keras does.
+    # The work lives in kerasmini.saving; Model only forwards, as Keras does
+    # (its archive floor loads on the first save or load, not at import).
     def save(self, filepath, overwrite=True, **kwargs):
         """Save architecture, weights, compile config and optimizer state to
         a ``.keras`` archive (see :func:`kerasmini.saving.save_model`)."""
-        return saving_api.save_model(self, filepath, overwrite=overwrite, **kwargs)
+        return saving.save_model(self, filepath, overwrite=overwrite, **kwargs)
 
     def save_weights(self, filepath, overwrite=True):
         """Save only the weights, to ``*.weights.h5`` or ``*.weights.npz``."""
-        return saving_api.save_weights(self, filepath, overwrite=overwrite)
+        return saving.save_weights(self, filepath, overwrite=overwrite)
 
     def load_weights(self, filepath, skip_mismatch=False):
         """Load weights saved by :meth:`save_weights` (or inside a ``.keras``)."""
-        return saving_api.load_weights(self, filepath, skip_mismatch=skip_mismatch)
+        return saving.load_weights(self, filepath, skip_mismatch=skip_mismatch)
 
     def export(self, filepath, format="tf_saved_model", verbose=None, **kwargs):
         """Keras exports a TensorFlow SavedModel, ONNX or OpenVINO artifact for
@@ -558,7 +558,7 @@ class Model(Layer):
         """The model's architecture (no weights) as JSON text, the
         ``config.json`` of a ``.keras`` archive; ``kwargs`` go to
         ``json.dumps``. See :func:`kerasmini.models.model_from_json`."""
-        return json.dumps(serialization.serialize_keras_object(self), **kwargs)
+        return saving.model_to_json(self, **kwargs)
 
     def get_compile_config(self):
         """The arguments of :meth:`compile`, serialized (``{}`` if the model

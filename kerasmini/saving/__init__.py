@@ -42,6 +42,8 @@ from kerasmini.saving.serialization import (
 # the archive floor: public name -> module (imported on first access)
 _ARCHIVE = {
     "load_model": "kerasmini.saving.saving_api",
+    "model_from_json": "kerasmini.saving.json_io",
+    "model_to_json": "kerasmini.saving.json_io",
     "load_weights": "kerasmini.saving.saving_api",
     "save_model": "kerasmini.saving.saving_api",
     "save_weights": "kerasmini.saving.saving_api",
