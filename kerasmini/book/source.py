@@ -203,10 +203,7 @@ class SourceView:
         return self.__repr__()
 
     def _repr_html_(self) -> str:
-        from pygments import highlight
-        from pygments.formatters import HtmlFormatter
-        from pygments.lexers import PythonLexer
-
+        highlight, HtmlFormatter, PythonLexer = _pygments()
         formatter = HtmlFormatter(
             linenos="inline", linenostart=self.first_line, nobackground=True,
             cssclass="kerasmini-highlight kerasmini-themed", wrapcode=True,
@@ -252,12 +249,20 @@ _BASE_CSS = (
 )
 
 
+def _pygments():
+    """pygments' ``highlight``, ``HtmlFormatter`` and ``PythonLexer``.
+
+    Imported on first use: ``import kerasmini`` must not load pygments.
+    """
+    from pygments import formatters, highlight, lexers
+
+    return highlight, formatters.HtmlFormatter, lexers.PythonLexer
+
+
 def _token_rules(style: str) -> dict:
     """``{class: declarations}`` of one Pygments style."""
-    from pygments.formatters import HtmlFormatter
-
     rules = {}
-    for line in HtmlFormatter(style=style).get_style_defs(".X").splitlines():
+    for line in _pygments()[1](style=style).get_style_defs(".X").splitlines():
         match = re.match(r"\.X \.([\w-]+) \{ (.*?) \}", line)
         if match:
             rules[match.group(1)] = match.group(2)
