@@ -257,3 +257,9 @@ def test_set_seed_makes_random_ops_repeatable():
 def test_set_seed_rejects_a_non_integer():
     with pytest.raises(ValueError, match="Expected `seed` to be an integer"):
         random.set_seed(1.5)
+
+
+def test_repr_keeps_one_row_per_line_like_numpy():
+    v = Variable(np.arange(6.0).reshape(2, 3), name="m")
+    body = repr(v).split("value=", 1)[1]
+    assert body == "[[0. 1. 2.]\n [3. 4. 5.]]>"

@@ -117,3 +117,20 @@ def test_show_source_lines_by_marker():
     assert "# 5." not in view.source
     with pytest.raises(ValueError, match="no line starts with"):
         show_source(keras.Layer.__call__, lines=("# 99.", 3))
+
+
+def test_show_source_html_has_light_and_dark_colours_for_its_tokens():
+    import re
+
+    html = show_source(keras.layers.Dense.call)._repr_html_()
+    # No inline colours: every token colour comes from the style block, once
+    # for the light theme and once for each dark theme.
+    assert 'style="color' not in html
+    classes = set(re.findall(r'<span class="(\w+)"', html)) - {"linenos"}
+    assert {"k", "n"} <= classes
+    for name in classes:
+        assert f".kerasmini-themed .{name} {{" in html
+        assert f'html[data-theme="dark"] .kerasmini-themed .{name} {{' in html
+    light = re.search(r"\n\.kerasmini-themed \.k \{ color: (#\w+)", html).group(1)
+    dark = re.search(r'dark"\] \.kerasmini-themed \.k \{ color: (#\w+)', html).group(1)
+    assert light.lower() != dark.lower()

@@ -10,7 +10,6 @@ import functools
 import http.server
 import shutil
 import threading
-import warnings
 from pathlib import Path
 from urllib.parse import quote, urldefrag, urljoin, urlparse
 
@@ -28,20 +27,31 @@ THEMES = ["light", "dark"]
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update",
         "--disable-sync"]
-# Blocks that must fit their column: code cells, outputs, show_source listings.
-OUTPUTS = "div.cell_output pre, div.cell_output .output, div.kerasmini-highlight, " \
-          "div.cell_output table"
-# Code cells are fixed in the notebook sources (under about 80 columns); until then
-# they are listed in _build/screenshots/overflow.txt and as warnings, not failures.
-INPUTS = "div.cell_input pre"
-WIDE_JS = """(sel) => [...document.querySelectorAll(sel)]
-    .filter(e => e.offsetParent !== null && e.scrollWidth > e.clientWidth + 1)
+# Everything that must fit the text column at 1280 px with both sidebars open:
+# code cells, outputs, show_source listings, Markdown code blocks and tables,
+# figures. A block is too wide when it scrolls sideways or sticks out of the
+# column (a table wider than its column does not scroll itself).
+BLOCKS = "article pre, article table, article div.kerasmini-highlight, " \
+         "article div.cell_output svg, article div.cell_output img"
+WIDE_JS = """(sel) => {
+  const column = document.querySelector('article.bd-article')
+    .getBoundingClientRect();
+  const cells = [...document.querySelectorAll('.cell')];
+  return [...document.querySelectorAll(sel)]
+    .filter(e => e.offsetParent !== null || e.tagName === 'svg')
+    .filter(e => e.scrollWidth > e.clientWidth + 1 ||
+                 e.getBoundingClientRect().right > column.right + 1)
     .map(e => {
-      const cells = [...document.querySelectorAll('.cell')];
-      return `cell ${cells.indexOf(e.closest('.cell'))} ` +
-        `${e.tagName.toLowerCase()}.${e.className.split(' ')[0]}: ` +
-        `${e.scrollWidth}px in ${e.clientWidth}px`;
-    })"""
+      const where = e.closest('.cell') ?
+        `cell ${cells.indexOf(e.closest('.cell'))}` : 'text';
+      const kind = e.closest('.cell_input') ? 'code' : 'output';
+      const cls = (e.className.baseVal ?? e.className).split(' ')[0];
+      const text = (e.textContent || '').trim().split('\\n')[0].slice(0, 40);
+      return `${where} ${kind} ${e.tagName.toLowerCase()}.${cls}: ` +
+        `${Math.max(e.scrollWidth, Math.round(e.getBoundingClientRect().width))}` +
+        `px in ${Math.round(column.width)}px (${text})`;
+    });
+}"""
 
 
 def _skip_reason():
@@ -124,13 +134,10 @@ def test_chapter_page(browser, server, chapter, theme):
             })""")
         broken = [s for s in sizes if min(s[1], s[2], s[3]) <= 0]
         assert not broken, f"figures that did not render: {broken}"
-        wide = page.evaluate(WIDE_JS, OUTPUTS)
-        wide_code = page.evaluate(WIDE_JS, INPUTS)
-        if wide_code and theme == "light":
+        wide = page.evaluate(WIDE_JS, BLOCKS)
+        if wide and theme == "light":
             with open(SHOTS / "overflow.txt", "a", encoding="utf-8") as f:
-                f.writelines(f"{chapter}: code {w}\n" for w in wide_code)
-            warnings.warn(f"{chapter}: {len(wide_code)} code cells wider than the "
-                          f"column: {wide_code}", stacklevel=1)
+                f.writelines(f"{chapter}: {w}\n" for w in wide)
         assert not errors, f"console errors: {errors}"
         assert not wide, f"{len(wide)} blocks wider than the column: {wide}"
     finally:

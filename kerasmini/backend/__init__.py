@@ -26,7 +26,13 @@ from kerasmini.backend.core import (
     executing_eagerly,
     is_tensor,
 )
-from kerasmini.backend.graph import Function, Graph, current_graph, function
+from kerasmini.backend.graph import (
+    Function,
+    Graph,
+    current_graph,
+    function,
+    init_scope,
+)
 from kerasmini.backend.naming import (
     auto_name,
     current_path,
@@ -73,7 +79,7 @@ __all__ = [
     "Function", "GradientTape", "Graph", "GraphTensor", "Primitive", "Variable",
     "auto_name", "backend", "clear_session", "convert_to_tensor", "current_graph",
     "current_path", "epsilon", "executing_eagerly", "floatx", "function",
-    "get_graph_variables", "get_uid", "is_tensor", "name_scope", "nn", "ops",
-    "random", "register_session_hook", "reset_names", "set_floatx",
+    "get_graph_variables", "get_uid", "init_scope", "is_tensor", "name_scope",
+    "nn", "ops", "random", "register_session_hook", "reset_names", "set_floatx",
     "standardize_dtype", "stop_gradient", "to_snake_case", "track_variable",
 ]

@@ -27,6 +27,7 @@ array([ 1., 11.], dtype=float32)
 1
 """
 
+import contextlib
 import functools
 import weakref
 
@@ -434,3 +435,35 @@ def is_traced(x) -> bool:
 
 
 __all__ = ["Function", "Graph", "current_graph", "function", "is_tensor", "is_traced"]
+
+
+@contextlib.contextmanager
+def init_scope():
+    """Step out of any function being traced, back to eager execution.
+
+    What ``tf.init_scope`` is to TensorFlow: inside it ``executing_eagerly()``
+    is ``True``, a variable created there is an eager variable (not one of the
+    traced graph's), and gradient tapes do not record. On leaving, the traces
+    and tapes that were open carry on. Keras 2 builds a layer inside it
+    (``tf_utils.maybe_init_scope`` in ``_maybe_build``), so under TensorFlow 2
+    a layer first called while a ``tf.function`` is traced still gets eager
+    weights; kerasmini's own ``_maybe_build`` does not, so the chapters can
+    show both.
+
+    >>> from kerasmini.backend import executing_eagerly
+    >>> seen = []
+    >>> def body(x):
+    ...     with init_scope():
+    ...         seen.append(executing_eagerly())
+    ...     seen.append(executing_eagerly())
+    ...     return x
+    >>> _ = function(body)(np.ones(1))
+    >>> seen
+    [True, False]
+    """
+    graphs, tapes = STATE.graphs, STATE.tapes
+    STATE.graphs, STATE.tapes = [], []
+    try:
+        yield
+    finally:
+        STATE.graphs, STATE.tapes = graphs, tapes

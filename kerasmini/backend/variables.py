@@ -14,7 +14,8 @@ current graph (:func:`track_variable`), and is watched automatically by a
 >>> with name_scope("dense"):
 ...     v = Variable(np.zeros((2, 3), "float32"), name="kernel")
 >>> v
-<Variable path=dense/kernel, shape=(2, 3), dtype=float32, value=[[0. 0. 0.] [0. 0. 0.]]>
+<Variable path=dense/kernel, shape=(2, 3), dtype=float32, value=[[0. 0. 0.]
+ [0. 0. 0.]]>
 >>> float(v.assign_add(np.ones((2, 3))).numpy().sum())
 6.0
 """
@@ -209,7 +210,11 @@ class Variable:
 
     def __repr__(self):
         body = np.array2string(self._value, precision=4, threshold=8, separator=" ")
-        body = " ".join(body.split())
+        # One row per line, as NumPy (and Keras 3) print it, spaces squeezed.
+        body = "\n".join(
+            " " * (len(row) - len(row.lstrip())) + " ".join(row.split())
+            for row in body.splitlines()
+        )
         return (
             f"<Variable path={self.path}, shape={self.shape}, "
             f"dtype={self.dtype}, value={body}>"

@@ -7,6 +7,8 @@ book "Reading Keras with kerasmini":
   pinned links to the real Keras lines) and ``keras_links``;
 * :mod:`~kerasmini.book.keras_sources`: the table of pinned links
   (:mod:`~kerasmini.book.keras_source_table`) and how it is checked;
+* :mod:`~kerasmini.book.tf_sources`: the TensorFlow 2.6 APIs Keras 2 stands on,
+  pinned, each with the kerasmini piece that plays its part;
 * :mod:`~kerasmini.book.trace`: the call tracer (``with trace() as t: ...``);
 * :mod:`~kerasmini.book.diagrams`: Graphviz drawings of live objects (nodes,
   class chains, module trees, depths, the ``__call__`` steps);
@@ -32,10 +34,12 @@ from kerasmini.book.diagrams import (
 from kerasmini.book.keras_sources import keras_source
 from kerasmini.book.source import SourceView, keras_links, show_source
 from kerasmini.book.steps import call_steps, step_lines
+from kerasmini.book.tf_sources import tf_source, tf_table
 from kerasmini.book.trace import Trace, side_by_side, trace
 
 __all__ = [
     "SourceView", "Trace", "call_steps", "keras_links", "keras_source",
     "plot_call_steps", "plot_classes", "plot_depths", "plot_module_tree",
-    "plot_nodes", "plot_tape", "show_source", "side_by_side", "step_lines", "trace",
+    "plot_nodes", "plot_tape", "show_source", "side_by_side", "step_lines",
+    "tf_source", "tf_table", "trace",
 ]

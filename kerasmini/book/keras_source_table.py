@@ -492,6 +492,11 @@ KERAS_SOURCES: dict[str, KerasSource] = {
         _k2("keras/metrics.py", 496, 535),
         _k3("keras/src/metrics/reduction_metrics.py", 96, 158),
     ),
+    # part 1 of the book, issue 10: the corrections of chapters 2-8
+    "init_scope": KerasSource(
+        _k2("keras/utils/tf_utils.py", 416, 432, "maybe_init_scope"),
+        None,
+    ),
 }
 
 # kerasmini names whose real counterpart is not in keras-team/keras at all.

@@ -102,19 +102,13 @@ class _Links:
             symbol = html.escape(ref.symbol or self.key)
             items.append(
                 f'<li><a href="{html.escape(ref.url)}" target="_blank" '
-                f'rel="noopener" style="color: #1a5fb4;">{html.escape(ref.label)}'
-                f'</a> <code style="color: #6f2a8a; background: transparent;">'
-                f"{symbol}</code></li>"
+                f'rel="noopener">{html.escape(ref.label)}</a> '
+                f"<code>{symbol}</code></li>"
             )
         if self.note:
             items.append(f"<li>{html.escape(self.note)}</li>")
-        # Explicit colours on a light box of their own, as for the source: the
-        # output area keeps a light background in the dark theme too.
-        return (
-            '<ul style="margin: 0.3em 0 0.8em 0; padding: 0.3em 0.6em 0.3em 1.8em; '
-            "background: #f8f8f8; color: #202020; border: 1px solid #c8c8c8; "
-            'border-radius: 4px;">' + "".join(items) + "</ul>"
-        )
+        # Colours for the light and dark themes come from theme_style().
+        return '<ul class="kerasmini-themed">' + "".join(items) + "</ul>"
 
 
 class KerasLinks:
@@ -134,7 +128,8 @@ class KerasLinks:
         return [ref.url for ref in self._links.refs]
 
     def _repr_html_(self) -> str:
-        return '<div class="kerasmini-links">' + self._links.html() + "</div>"
+        return ('<div class="kerasmini-links">' + theme_style()
+                + self._links.html() + "</div>")
 
     def __repr__(self) -> str:
         return "\n".join(self._links.text_lines())
@@ -208,31 +203,94 @@ class SourceView:
         return self.__repr__()
 
     def _repr_html_(self) -> str:
-        from pygments import highlight
-        from pygments.formatters import HtmlFormatter
-        from pygments.lexers import PythonLexer
-
+        highlight, HtmlFormatter, PythonLexer = _pygments()
         formatter = HtmlFormatter(
-            linenos="inline", linenostart=self.first_line, noclasses=True,
-            style="default", cssclass="kerasmini-highlight", wrapcode=True,
+            linenos="inline", linenostart=self.first_line, nobackground=True,
+            cssclass="kerasmini-highlight kerasmini-themed", wrapcode=True,
         )
         code = highlight(self.source, PythonLexer(), formatter)
-        # A light box of its own, so the colours read well on dark themes too.
-        code = code.replace(
-            '<div class="kerasmini-highlight" style="background: #f8f8f8">',
-            '<div class="kerasmini-highlight" style="background: #f8f8f8; '
-            "color: #202020; border: 1px solid #c8c8c8; border-radius: 4px; "
-            'padding: 0 0.6em; overflow-x: auto;">',
-        )
         header = (
-            '<div style="font-family: monospace; font-size: 0.85em; '
-            'color: #808080; margin-bottom: 0.2em;">'
+            '<div class="kerasmini-source-header">'
             f"{html.escape(self.location)} &nbsp;<b>{html.escape(self.key)}</b></div>"
         )
         return (
-            '<div class="kerasmini-source">' + header + code + self._links.html()
-            + "</div>"
+            '<div class="kerasmini-source">' + theme_style(code) + header + code
+            + self._links.html() + "</div>"
         )
+
+
+# Listings carry their own colours, one set per theme, so they read well in the
+# book's light and dark themes (html[data-theme=dark]), in JupyterLab's dark
+# theme and in a plain notebook viewer. Only the token classes a listing uses
+# are written into it.
+LIGHT_STYLE, DARK_STYLE = "github-light", "github-dark"
+_SCOPES = {
+    "light": (".kerasmini-themed",),
+    "dark": ('html[data-theme="dark"] .kerasmini-themed',
+             'body[data-jp-theme-light="false"] .kerasmini-themed'),
+}
+_BOX = {  # the listing's box and the links under it
+    "light": "background: #f6f8fa; color: #1f2328; border-color: #d0d7de",
+    "dark": "background: #161b22; color: #e6edf3; border-color: #30363d",
+}
+_LINK = {"light": ("#0969da", "#8250df"), "dark": ("#58a6ff", "#d2a8ff")}
+_BASE_CSS = (
+    ".kerasmini-themed { border: 1px solid; border-radius: 4px; "
+    "padding: 0 0.6em; overflow-x: auto; }\n"
+    ".kerasmini-themed pre { background: transparent; color: inherit; "
+    "margin: 0; padding: 0.4em 0; white-space: pre-wrap; "
+    "overflow-wrap: anywhere; }\n"
+    ".kerasmini-themed .linenos { opacity: 0.55; padding-right: 0.8em; "
+    "user-select: none; }\n"
+    "ul.kerasmini-themed { margin: 0.3em 0 0.8em 0; "
+    "padding: 0.3em 0.6em 0.3em 1.8em; }\n"
+    ".kerasmini-source-header { font-family: monospace; font-size: 0.85em; "
+    "color: #808080; margin-bottom: 0.2em; }\n"
+)
+
+
+def _pygments():
+    """pygments' ``highlight``, ``HtmlFormatter`` and ``PythonLexer``.
+
+    Imported on first use: ``import kerasmini`` must not load pygments.
+    """
+    from pygments import formatters, highlight, lexers
+
+    return highlight, formatters.HtmlFormatter, lexers.PythonLexer
+
+
+def _token_rules(style: str) -> dict:
+    """``{class: declarations}`` of one Pygments style."""
+    rules = {}
+    for line in _pygments()[1](style=style).get_style_defs(".X").splitlines():
+        match = re.match(r"\.X \.([\w-]+) \{ (.*?) \}", line)
+        if match:
+            rules[match.group(1)] = match.group(2)
+    return rules
+
+
+def theme_style(code: str = "") -> str:
+    """A ``<style>`` block with light and dark colours for a listing's tokens.
+
+    >>> css = theme_style('<span class="k">def</span>')
+    >>> '.kerasmini-themed .k {' in css, 'data-theme="dark"' in css
+    (True, True)
+    """
+    used = set()
+    for classes in re.findall(r'class="([\w -]+)"', code):
+        used.update(classes.split())
+    parts = [_BASE_CSS]
+    for theme, style in (("light", LIGHT_STYLE), ("dark", DARK_STYLE)):
+        rules = _token_rules(style)
+        link, symbol = _LINK[theme]
+        for scope in _SCOPES[theme]:
+            parts.append(f"{scope} {{ {_BOX[theme]} }}\n")
+            parts.append(f"{scope} a {{ color: {link} }}\n")
+            parts.append(f"{scope} code {{ color: {symbol}; "
+                         "background: transparent }\n")
+            parts += [f"{scope} .{name} {{ {rules[name]} }}\n"
+                      for name in sorted(used & rules.keys())]
+    return "<style>\n" + "".join(parts) + "</style>"
 
 
 def _resolve_lines(lines, source_lines):
@@ -323,4 +381,7 @@ def show_source(obj, key: str | None = None, lines=None) -> SourceView:
     return SourceView(key, relative_path(filename), first_line, source, _Links(key))
 
 
-__all__ = ["KerasLinks", "SourceView", "keras_links", "relative_path", "show_source"]
+__all__ = [
+    "KerasLinks", "SourceView", "keras_links", "relative_path", "show_source",
+    "theme_style",
+]

@@ -298,13 +298,30 @@ class Trace:
     def __iter__(self):
         return iter(self.frames)
 
-    def plot(self, rankdir: str = "LR", locations: bool = False):
+    def plot(self, rankdir: str = "LR", locations: bool = False,
+             split_names: bool = False):
         """The call tree as a Graphviz drawing (one box per call, numbered in
-        call order)."""
+        call order).
+
+        ``split_names=True`` puts a method's name under its class
+        (``Layer`` / ``._maybe_build``): boxes half as wide, so a deep trace
+        fits a page column with readable labels.
+
+        >>> from kerasmini.layers import Dense
+        >>> import numpy as np
+        >>> with trace(max_depth=2) as t:
+        ...     _ = Dense(2)(np.ones((1, 3)))
+        >>> "Layer\\n._maybe_build" in t.plot(split_names=True).source
+        True
+        """
         dot = new_digraph("trace", rankdir=rankdir)
         parents = []  # index of the open frame at each depth
         for index, frame in enumerate(self.frames):
-            label = f"{index + 1}. {frame.qualname}"
+            name = frame.qualname
+            if split_names and "." in name:
+                owner, method = name.rsplit(".", 1)
+                name = f"{owner}\n.{method}"
+            label = f"{index + 1}. {name}"
             if locations:
                 label += f"\n{frame.location}"
             fill = FILL_MODEL if frame.file.startswith("kerasmini/engine") else FILL_LAYER
