@@ -27,6 +27,14 @@ def _solution_cells(nb):
     return [i for i, c in enumerate(nb["cells"]) if "solution" in classroom.tags(c)]
 
 
+def _graded_cells(nb):
+    """The cells whose error decides an exercise: the ``grade`` cells (the
+    six-cell nbgrader layout, where the check call has a cell of its own), else
+    the ``solution`` cells (the older layout, which ends with the check call)."""
+    graded = [i for i, c in enumerate(nb["cells"]) if "grade" in classroom.tags(c)]
+    return graded or _solution_cells(nb)
+
+
 def test_stub_source_replaces_only_the_marked_region():
     code = "def f(x):\n    y = 1\n    ### BEGIN SOLUTION\n    return x + y\n    ### END SOLUTION\n"
     stub = classroom.stub_source(code)
@@ -54,13 +62,14 @@ def test_solutions_pass_and_stubs_fail(path):
     assert len(solutions) >= 3, "every chapter has at least three exercises"
     workdir = os.path.dirname(path)
 
+    graded = _graded_cells(nb)
     teacher = {i: err for i, _, err in classroom.run_cells(nb, workdir)}
-    for i in solutions:
+    for i in solutions + graded:
         assert teacher[i] is None, f"cell {i}: the solution fails its check: {teacher[i]!r}"
 
     student = {i: err for i, _, err in classroom.run_cells(
         classroom.student_notebook(nb), workdir)}
-    for i in solutions:
+    for i in graded:
         err = student[i]
         assert isinstance(err, (AssertionError, NotImplementedError)), (
             f"cell {i}: with the solution stubbed out the check should fail, "
