@@ -291,6 +291,11 @@ KERAS_SOURCES: dict[str, KerasSource] = {
         _k2(_K2_TRAINING, 803, 874),
         _k3(_K3_TF_TRAINER, 254, 257, "TensorFlowTrainer.make_train_function"),
     ),
+    # Keras 3 wraps the step in tf.function here, for train, test and predict
+    "Model._make_function": KerasSource(
+        None,
+        _k3(_K3_TF_TRAINER, 130, 252, "TensorFlowTrainer._make_function"),
+    ),
     "Model.compute_loss": KerasSource(
         None,
         _k3(_K3_TRAINER, 325, 402, "Trainer.compute_loss"),
