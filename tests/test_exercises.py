@@ -28,17 +28,11 @@ def _solution_cells(nb):
 
 
 def _graded_cells(nb):
-    """The cells whose error decides each exercise: in the six-cell nbgrader
-    layout the ``grade`` cell after the solution (the check call has a cell of
-    its own); in the older layout the ``solution`` cell, which ends with it."""
-    cells = nb["cells"]
-    solutions = _solution_cells(nb)
-    graded = []
-    for n, i in enumerate(solutions):
-        stop = solutions[n + 1] if n + 1 < len(solutions) else len(cells)
-        after = [j for j in range(i + 1, stop) if "grade" in classroom.tags(cells[j])]
-        graded.append(after[0] if after else i)
-    return graded
+    """The cells whose error decides an exercise: the ``grade`` cells (the
+    six-cell nbgrader layout, where the check call has a cell of its own), else
+    the ``solution`` cells (the older layout, which ends with the check call)."""
+    graded = [i for i, c in enumerate(nb["cells"]) if "grade" in classroom.tags(c)]
+    return graded or _solution_cells(nb)
 
 
 def test_stub_source_replaces_only_the_marked_region():

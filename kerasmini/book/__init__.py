@@ -12,6 +12,8 @@ book "Reading Keras with kerasmini":
 * :mod:`~kerasmini.book.trace`: the call tracer (``with trace() as t: ...``);
 * :mod:`~kerasmini.book.diagrams`: Graphviz drawings of live objects (nodes,
   class chains, module trees, depths, the ``__call__`` steps);
+* :mod:`~kerasmini.book.fit_diagrams`: the training chapters' drawings (the
+  order of callback hooks, an optimizer's slot variables);
 * :mod:`~kerasmini.book.steps`: the numbered steps of ``Layer.__call__``;
 * :mod:`~kerasmini.book.codebase`: the module map and the import graph.
 
@@ -31,6 +33,11 @@ from kerasmini.book.diagrams import (
     plot_nodes,
     plot_tape,
 )
+from kerasmini.book.fit_diagrams import (
+    HookRecorder,
+    plot_hook_calls,
+    plot_optimizer_slots,
+)
 from kerasmini.book.keras_sources import keras_source
 from kerasmini.book.source import SourceView, keras_links, show_source
 from kerasmini.book.steps import call_steps, step_lines
@@ -38,8 +45,9 @@ from kerasmini.book.tf_sources import tf_source, tf_table
 from kerasmini.book.trace import Trace, side_by_side, trace
 
 __all__ = [
-    "SourceView", "Trace", "call_steps", "keras_links", "keras_source",
-    "plot_call_steps", "plot_classes", "plot_depths", "plot_module_tree",
-    "plot_nodes", "plot_tape", "show_source", "side_by_side", "step_lines",
-    "tf_source", "tf_table", "trace",
+    "HookRecorder", "SourceView", "Trace", "call_steps", "keras_links",
+    "keras_source", "plot_call_steps", "plot_classes", "plot_depths",
+    "plot_hook_calls", "plot_module_tree", "plot_nodes", "plot_optimizer_slots",
+    "plot_tape", "show_source", "side_by_side", "step_lines", "tf_source",
+    "tf_table", "trace",
 ]

@@ -45,6 +45,11 @@ _K3_DENSE = "keras/src/layers/core/dense.py"
 _K3_SERIALIZATION = "keras/src/saving/serialization_lib.py"
 _K3_SAVING = "keras/src/saving/saving_lib.py"
 _K3_OPTIMIZER = "keras/src/optimizers/base_optimizer.py"
+_K3_TRAINER = "keras/src/trainers/trainer.py"
+_K2_COMPILE_UTILS = "keras/engine/compile_utils.py"
+_K3_COMPILE_UTILS = "keras/src/trainers/compile_utils.py"
+_K2_LOSSES = "keras/losses.py"
+_K3_LOSSES = "keras/src/losses/losses.py"
 
 # Keras 3 trains through a backend Trainer; kerasmini's loop has a GradientTape,
 # so the model-training rows point at the TensorFlow backend's trainer.
@@ -286,6 +291,35 @@ KERAS_SOURCES: dict[str, KerasSource] = {
         _k2(_K2_TRAINING, 803, 874),
         _k3(_K3_TF_TRAINER, 254, 257, "TensorFlowTrainer.make_train_function"),
     ),
+    # Keras 3 wraps the step in tf.function here, for train, test and predict
+    "Model._make_function": KerasSource(
+        None,
+        _k3(_K3_TF_TRAINER, 130, 252, "TensorFlowTrainer._make_function"),
+    ),
+    "Model.compute_loss": KerasSource(
+        None,
+        _k3(_K3_TRAINER, 325, 402, "Trainer.compute_loss"),
+    ),
+    "Model.compute_metrics": KerasSource(
+        None,
+        _k3(_K3_TRAINER, 483, 527, "Trainer.compute_metrics"),
+    ),
+    "Model.metrics": KerasSource(
+        _k2(_K2_TRAINING, 623, 671),
+        _k3(_K3_TRAINER, 285, 304, "Trainer.metrics"),
+    ),
+    "Model.reset_metrics": KerasSource(
+        _k2(_K2_TRAINING, 1778, 1798),
+        _k3(_K3_TRAINER, 310, 312, "Trainer.reset_metrics"),
+    ),
+    "CompileLoss": KerasSource(
+        _k2(_K2_COMPILE_UTILS, 100, 286, "LossesContainer"),
+        _k3(_K3_COMPILE_UTILS, 429, 854),
+    ),
+    "CompileMetrics": KerasSource(
+        _k2(_K2_COMPILE_UTILS, 289, 554, "MetricsContainer"),
+        _k3(_K3_COMPILE_UTILS, 130, 426),
+    ),
     "Model.evaluate": KerasSource(
         _k2(_K2_TRAINING, 1352, 1513),
         _k3(_K3_TF_TRAINER, 455, 519, "TensorFlowTrainer.evaluate"),
@@ -397,6 +431,35 @@ KERAS_SOURCES: dict[str, KerasSource] = {
         _k2("keras/optimizer_v2/adam.py", 23, 243),
         _k3("keras/src/optimizers/adam.py", 6, 149),
     ),
+    "Optimizer.apply": KerasSource(
+        None,
+        _k3(_K3_OPTIMIZER, 466, 533, "BaseOptimizer.apply"),
+    ),
+    "Optimizer.build": KerasSource(
+        _k2(_K2_OPTIMIZER, 800, 815, "OptimizerV2._create_all_weights"),
+        _k3(_K3_OPTIMIZER, 210, 228, "BaseOptimizer.build"),
+    ),
+    "Optimizer.add_variable_from_reference": KerasSource(
+        _k2(_K2_OPTIMIZER, 854, 912, "OptimizerV2.add_slot"),
+        _k3(_K3_OPTIMIZER, 286, 325, "BaseOptimizer.add_variable_from_reference"),
+    ),
+    "Optimizer.variables": KerasSource(
+        _k2(_K2_OPTIMIZER, 1061, 1063, "OptimizerV2.variables"),
+        _k3(_K3_OPTIMIZER, 234, 236, "BaseOptimizer.variables"),
+    ),
+    "SGD.update_step": KerasSource(
+        _k2("keras/optimizer_v2/gradient_descent.py", 125, 145,
+            "SGD._resource_apply_dense"),
+        _k3("keras/src/optimizers/sgd.py", 95, 123),
+    ),
+    "Adam.build": KerasSource(
+        _k2("keras/optimizer_v2/adam.py", 113, 122, "Adam._create_slots"),
+        _k3("keras/src/optimizers/adam.py", 81, 100),
+    ),
+    "Adam.update_step": KerasSource(
+        _k2("keras/optimizer_v2/adam.py", 156, 191, "Adam._resource_apply_dense"),
+        _k3("keras/src/optimizers/adam.py", 102, 137),
+    ),
     # callbacks and progress bar
     "Callback": KerasSource(
         _k2(_K2_CALLBACKS, 571, 877),
@@ -405,6 +468,10 @@ KERAS_SOURCES: dict[str, KerasSource] = {
     "CallbackList": KerasSource(
         _k2(_K2_CALLBACKS, 180, 567),
         _k3("keras/src/callbacks/callback_list.py", 13, 281),
+    ),
+    "CallbackList.__init__": KerasSource(
+        _k2(_K2_CALLBACKS, 184, 241),
+        _k3("keras/src/callbacks/callback_list.py", 17, 51),
     ),
     "History": KerasSource(
         _k2(_K2_CALLBACKS, 1115, 1152),
@@ -484,6 +551,30 @@ KERAS_SOURCES: dict[str, KerasSource] = {
         _k2("keras/losses.py", 255, 310),
         _k3("keras/src/losses/losses.py", 52, 98),
     ),
+    "Loss.__call__": KerasSource(
+        _k2(_K2_LOSSES, 106, 143),
+        _k3("keras/src/losses/loss.py", 56, 85),
+    ),
+    "reduce_weighted_values": KerasSource(
+        _k2("keras/utils/losses_utils.py", 271, 327, "compute_weighted_loss"),
+        _k3("keras/src/losses/loss.py", 164, 194),
+    ),
+    "binary_crossentropy": KerasSource(
+        _k2(_K2_LOSSES, 1765, 1810),
+        _k3(_K3_LOSSES, 2374, 2417),
+    ),
+    "categorical_crossentropy": KerasSource(
+        _k2(_K2_LOSSES, 1620, 1666),
+        _k3(_K3_LOSSES, 2148, 2208),
+    ),
+    "sparse_categorical_crossentropy": KerasSource(
+        _k2(_K2_LOSSES, 1710, 1739),
+        _k3(_K3_LOSSES, 2307, 2371),
+    ),
+    "CategoricalCrossentropy": KerasSource(
+        _k2(_K2_LOSSES, 596, 676),
+        _k3(_K3_LOSSES, 915, 1016),
+    ),
     "Metric": KerasSource(
         _k2("keras/metrics.py", 80, 358),
         _k3("keras/src/metrics/metric.py", 11, 254),
@@ -491,6 +582,34 @@ KERAS_SOURCES: dict[str, KerasSource] = {
     "Mean": KerasSource(
         _k2("keras/metrics.py", 496, 535),
         _k3("keras/src/metrics/reduction_metrics.py", 96, 158),
+    ),
+    "Metric.update_state": KerasSource(
+        _k2("keras/metrics.py", 262, 280),
+        _k3("keras/src/metrics/metric.py", 117, 119),
+    ),
+    "Metric.result": KerasSource(
+        _k2("keras/metrics.py", 282, 289),
+        _k3("keras/src/metrics/metric.py", 146, 152),
+    ),
+    "Metric.reset_state": KerasSource(
+        _k2("keras/metrics.py", 247, 260),
+        _k3("keras/src/metrics/metric.py", 108, 115),
+    ),
+    "MeanMetricWrapper": KerasSource(
+        _k2("keras/metrics.py", 618, 705),
+        _k3("keras/src/metrics/reduction_metrics.py", 161, 219),
+    ),
+    "Layer.add_loss": KerasSource(
+        _k2(_K2_LAYER, 1415, 1533),
+        _k3(_K3_LAYER, 1255, 1283),
+    ),
+    "Layer.losses": KerasSource(
+        _k2(_K2_LAYER, 1353, 1413),
+        _k3(_K3_LAYER, 1311, 1321),
+    ),
+    "Layer.trainable": KerasSource(
+        _k2(_K2_LAYER, 1229, 1242),
+        _k3(_K3_LAYER, 643, 661),
     ),
     # part 1 of the book, issue 10: the corrections of chapters 2-8
     "init_scope": KerasSource(
