@@ -3,7 +3,9 @@
 #   make book       the website in _build/html (warnings are errors)
 #   make benchmark  time kerasmini's fit on the 8x8 digits
 #   make notebooks  re-run every chapter and store its outputs (after changing kerasmini)
-#   make student    student notebooks (solutions replaced by stubs) in _build/student
+#   make student    the chapters as nbgrader assignments: student versions in
+#                   classroom/release (COURSE=dir to put the course elsewhere)
+#   make grade      nbgrader autograde of classroom/submitted, then a CSV of grades
 #   make interop    .keras files: real Keras 3.15.1 loads kerasmini's and the other way
 #   make parity     the book's scenarios run by kerasmini and real Keras, compared;
 #                   Keras's own unit tests run against kerasmini (a measurement)
@@ -18,7 +20,8 @@ STAMP  := $(VENV)/.installed
 # Root needs no sudo; everyone else uses it when it exists.
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
 
-.PHONY: venv graphviz lint browser-test test book benchmark notebooks student interop parity clean
+.PHONY: venv graphviz lint browser-test test book benchmark notebooks classroom student grade \
+	interop parity clean
 
 venv: $(STAMP)
 
@@ -69,7 +72,8 @@ graphviz:
 lint: venv
 	$(VENV)/bin/ruff check kerasmini tests tools benchmarks
 
-test: venv graphviz lint
+# The classroom round trip (tests/test_classroom_nbgrader.py) needs nbgrader.
+test: venv graphviz lint classroom
 	$(VPY) -m pytest
 
 book: venv graphviz
@@ -84,8 +88,27 @@ benchmark: venv
 notebooks: venv graphviz
 	$(VENV)/bin/jupyter nbconvert --to notebook --execute --inplace chapters/*.ipynb
 
-student: venv
-	$(VPY) tools/classroom.py chapters/*.ipynb --out _build/student
+# Teachers: nbgrader (requirements-classroom.txt) is installed on first use; readers
+# who only build the book never need it. The course folder is nbgrader's own
+# (source/, release/, submitted/, autograded/, gradebook.db); `make clean` keeps it.
+CLASSROOM_STAMP := $(VENV)/.classroom-installed
+COURSE ?= classroom
+
+classroom: $(CLASSROOM_STAMP)
+
+$(CLASSROOM_STAMP): requirements-classroom.txt $(STAMP)
+	$(VPY) -m pip install -r requirements-classroom.txt
+	touch $@
+
+# nbgrader generate_assignment: solutions become stubs, checks are locked.
+student: classroom
+	$(VPY) tools/classroom.py student --course $(COURSE)
+
+# nbgrader autograde + export; COLLECT=1 first runs `nbgrader collect` (an
+# exchange), FORCE=1 grades again what was graded before.
+grade: classroom
+	$(VPY) tools/classroom.py grade --course $(COURSE) \
+	  $(if $(COLLECT),--collect) $(if $(FORCE),--force)
 
 # Real Keras (with PyTorch's CPU build as its backend) lives in a venv of its own:
 # kerasmini never imports it; the interop tests run it in a subprocess.

@@ -1,133 +1,165 @@
-"""Classroom versions of the chapters: the student notebook and the grading run.
+"""The chapters as nbgrader assignments: ``make student`` and ``make grade``.
 
-One source notebook gives three things:
+Thin glue around nbgrader's own commands. The course folder (``classroom/`` by
+default; ``make student COURSE=...`` to put it elsewhere) is an ordinary
+nbgrader course, one assignment per chapter that has exercises::
 
-* the website and the stored outputs (the notebook as it is);
-* the **student version**: each region between ``### BEGIN SOLUTION`` and
-  ``### END SOLUTION`` (nbgrader's markers) becomes ``# YOUR CODE HERE`` +
-  ``raise NotImplementedError()``, and all outputs are cleared;
-* the **grading run**: :func:`run_cells` executes a notebook's code in one
-  namespace and reports, per exercise, whether its ``solution`` cell (which
-  ends by calling the exercise's check) passed.
+    classroom/
+      nbgrader_config.py     the book's settings, rewritten by `student`
+      teacher_config.py      yours (course_id, exchange, ...), read last
+      gradebook.db           nbgrader's database
+      source/03_layer/03_layer.ipynb       a copy of chapters/03_layer.ipynb
+      release/03_layer/03_layer.ipynb      the student version
+      submitted/<student>/03_layer/03_layer.ipynb   handed back
+      autograded/<student>/03_layer/03_layer.ipynb  as graded
+      grades.csv             `nbgrader export`
 
 Usage::
 
-    python tools/classroom.py chapters/*.ipynb --out _build/student
+    python tools/classroom.py student [--course DIR] [chapters/03_layer.ipynb ...]
+    python tools/classroom.py grade [--course DIR] [--csv FILE] [--collect] [--force]
+
+``student`` copies the chapters into ``source/`` and runs
+``nbgrader generate_assignment`` (solutions replaced by stubs that name their
+exercise, check and grade cells locked, checksums recorded in the gradebook).
+``grade`` runs ``nbgrader collect`` (with ``--collect``, for an nbgrader
+exchange), ``nbgrader autograde`` on everything new in ``submitted/`` (locked
+cells a student edited are restored first; ``--force`` grades everything
+again), then ``nbgrader export`` to a CSV.
 """
 
 import argparse
-import contextlib
-import io
+import csv
+import glob
 import json
 import os
-import re
+import shutil
+import subprocess
 import sys
-import traceback
+from pathlib import Path
 
-BEGIN = "### BEGIN SOLUTION"
-END = "### END SOLUTION"
-_REGION = re.compile(
-    r"^(?P<indent>[ \t]*)### BEGIN SOLUTION[^\n]*\n.*?^[ \t]*### END SOLUTION[^\n]*$",
-    re.MULTILINE | re.DOTALL,
-)
+TOOLS = Path(__file__).resolve().parent
+ROOT = TOOLS.parent
 
+CONFIG = '''\
+# nbgrader's settings for the kerasmini book. `make student` (tools/classroom.py)
+# rewrites this file: put your own settings in teacher_config.py, read last.
+import sys
 
-def source(cell) -> str:
-    text = cell.get("source", "")
-    return "".join(text) if isinstance(text, list) else text
+sys.path.insert(0, {tools!r})
+from nbgrader_stubs import generate_assignment_preprocessors  # noqa: E402
 
+c = get_config()  # noqa: F821
+c.CourseDirectory.course_id = "kerasmini-book"
+# the student version: each stub names its exercise (tools/nbgrader_stubs.py)
+c.GenerateAssignment.preprocessors = generate_assignment_preprocessors()
+# a check may train a small network: give a cell minutes, not nbgrader's 30 s
+c.Execute.timeout = 600
 
-def tags(cell):
-    return cell.get("metadata", {}).get("tags", [])
-
-
-def stub_source(text: str) -> str:
-    """Replace every solution region of a cell's code by a stub.
-
-    >>> code = ("def f():\\n    ### BEGIN SOLUTION\\n"
-    ...         "    return 1\\n    ### END SOLUTION\\n")
-    >>> print(stub_source(code))
-    def f():
-        # YOUR CODE HERE
-        raise NotImplementedError()
-    <BLANKLINE>
-    """
-    def replace(match):
-        indent = match.group("indent")
-        return f"{indent}# YOUR CODE HERE\n{indent}raise NotImplementedError()"
-
-    return _REGION.sub(replace, text)
+load_subconfig("teacher_config.py")  # noqa: F821
+'''
 
 
-def student_notebook(nb: dict) -> dict:
-    """A copy of ``nb`` with solutions stubbed out and outputs cleared."""
-    nb = json.loads(json.dumps(nb))
-    for cell in nb["cells"]:
-        if cell["cell_type"] != "code":
+def has_exercises(path):
+    """True if the notebook has nbgrader cells (tools/exercise_cells.py)."""
+    with open(path, encoding="utf-8") as f:
+        nb = json.load(f)
+    return any("nbgrader" in cell.get("metadata", {}) for cell in nb["cells"])
+
+
+def nbgrader(course, *args):
+    """Run ``nbgrader ARGS`` in the course folder, with this Python's nbgrader."""
+    command = [sys.executable, "-m", "nbgrader", *args]
+    # nbgrader runs the `alembic` program (a new gradebook) from PATH: the
+    # virtualenv's bin/ has to be on it even when make calls .venv/bin/python.
+    env = dict(os.environ)
+    env["PATH"] = os.pathsep.join([str(Path(sys.executable).parent),
+                                   env.get("PATH", "")])
+    print("$ nbgrader " + " ".join(args), flush=True)
+    subprocess.run(command, cwd=course, env=env, check=True)
+
+
+def lay_out(course, chapters):
+    """Write the config and copy the chapters into ``source/``; the ids."""
+    course.mkdir(parents=True, exist_ok=True)
+    (course / "nbgrader_config.py").write_text(
+        CONFIG.format(tools=str(TOOLS)), encoding="utf-8")
+    assignments = []
+    for chapter in chapters:
+        chapter = Path(chapter)
+        if not has_exercises(chapter):
             continue
-        text = source(cell)
-        if BEGIN in text:
-            cell["source"] = stub_source(text)
-        cell["outputs"] = []
-        cell["execution_count"] = None
-    return nb
+        folder = course / "source" / chapter.stem
+        folder.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(chapter, folder / chapter.name)
+        assignments.append(chapter.stem)
+    return assignments
 
 
-def run_cells(nb: dict, workdir: str):
-    """Execute the code cells of ``nb`` in one namespace, in ``workdir``.
-
-    Returns a list of ``(index, tags, error)`` for every code cell, where
-    ``error`` is ``None`` or the exception the cell raised. Output is
-    swallowed; execution goes on after an error, as a grader's would.
-    """
-    namespace = {"__name__": "__main__"}
-    results = []
-    previous = os.getcwd()
-    os.chdir(workdir)
-    try:
-        for index, cell in enumerate(nb["cells"]):
-            if cell["cell_type"] != "code" or not source(cell).strip():
-                continue
-            code = source(cell)
-            if code.lstrip().startswith(("%%", "!")):
-                raise ValueError(f"cell {index}: cell magics and shell escapes are "
-                                 "not supported by the grading run")
-            # Line magics such as `%xmode minimal` only change how errors look.
-            code = "\n".join("" if line.startswith("%") else line
-                              for line in code.splitlines())
-            error = None
-            with contextlib.redirect_stdout(io.StringIO()), \
-                    contextlib.redirect_stderr(io.StringIO()):
-                try:
-                    exec(compile(code, f"<cell {index}>", "exec"), namespace)
-                except Exception as exc:  # noqa: BLE001 - a grader records anything
-                    error = exc
-            results.append((index, tags(cell), error))
-    finally:
-        os.chdir(previous)
-    return results
+def student(course, chapters, every=True):
+    """Lay the course out and make the student versions (``release/``)."""
+    assignments = lay_out(course, chapters)
+    if not assignments:
+        raise SystemExit("error: no chapter has exercises in nbgrader's format "
+                         "(run tools/exercise_cells.py --write chapters/*.ipynb)")
+    for assignment in ["*"] if every else assignments:
+        nbgrader(course, "generate_assignment", assignment, "--force")
+    print(f"\nStudent versions: {course / 'release'}/<chapter>/<chapter>.ipynb")
+    return assignments
 
 
-def _main(argv=None):
+def submissions(course):
+    """``(student, assignment)`` of every folder in ``submitted/``."""
+    return sorted((Path(p).parent.name, Path(p).name)
+                  for p in glob.glob(str(course / "submitted" / "*" / "*"))
+                  if Path(p).is_dir())
+
+
+def grade(course, csv_path, collect=False, force=False):
+    """Collect (optional), autograde and export; the CSV's rows."""
+    if not (course / "gradebook.db").exists():
+        raise SystemExit(f"error: {course} has no gradebook: run `make student` first")
+    if collect:
+        for assignment in sorted(p.name for p in (course / "source").iterdir()):
+            nbgrader(course, "collect", assignment, "--update")
+    handed_in = submissions(course)
+    if not handed_in:
+        raise SystemExit(f"error: nothing to grade in {course / 'submitted'}/"
+                         "<student>/<chapter>/")
+    nbgrader(course, "autograde", "*", *(["--force"] if force else []))
+    nbgrader(course, "export", "--to", str(csv_path))
+    with open(csv_path, encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    print(f"\n{'student':20} {'chapter':28} score")
+    for row in rows:
+        if (row["student_id"], row["assignment"]) in handed_in:
+            print(f"{row['student_id']:20} {row['assignment']:28} "
+                  f"{float(row['score']):g} / {float(row['max_score']):g}")
+    print(f"\nGrades: {csv_path}")
+    return rows
+
+
+def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("notebooks", nargs="+")
-    parser.add_argument("--out", default="_build/student")
-    args = parser.parse_args(argv)
-    os.makedirs(args.out, exist_ok=True)
-    for path in args.notebooks:
-        with open(path, encoding="utf-8") as f:
-            nb = json.load(f)
-        target = os.path.join(args.out, os.path.basename(path))
-        with open(target, "w", encoding="utf-8") as f:
-            json.dump(student_notebook(nb), f, indent=1, ensure_ascii=False)
-            f.write("\n")
-        print(f"{path} -> {target}")
+    parser.add_argument("command", choices=["student", "grade"])
+    parser.add_argument("chapters", nargs="*", help="default: chapters/*.ipynb")
+    parser.add_argument("--course", default=str(ROOT / "classroom"))
+    parser.add_argument("--csv", help="default: COURSE/grades.csv")
+    parser.add_argument("--collect", action="store_true",
+                        help="first `nbgrader collect` from the exchange")
+    parser.add_argument("--force", action="store_true",
+                        help="grade again what was graded before")
+    args = parser.parse_intermixed_args(argv)
+    course = Path(args.course).resolve()
+    if args.command == "student":
+        chapters = args.chapters
+        student(course, chapters or sorted(glob.glob(str(ROOT / "chapters" / "*.ipynb"))),
+                every=not chapters)
+    else:
+        csv_path = Path(args.csv).resolve() if args.csv else course / "grades.csv"
+        grade(course, csv_path, collect=args.collect, force=args.force)
     return 0
 
 
 if __name__ == "__main__":
-    try:
-        sys.exit(_main())
-    except Exception:  # pragma: no cover
-        traceback.print_exc()
-        sys.exit(1)
+    sys.exit(main())
