@@ -17,17 +17,22 @@ callbacks as plain Python floats with sorted keys (Keras 3's
 [(0, {'accuracy': 1.0, 'loss': 0.5})]
 """
 
+from kerasmini.callbacks.backup_and_restore import BackupAndRestore
 from kerasmini.callbacks.callback import Callback
 from kerasmini.callbacks.callback_list import CallbackList, pythonify_logs
+from kerasmini.callbacks.csv_logger import CSVLogger
 from kerasmini.callbacks.early_stopping import EarlyStopping
 from kerasmini.callbacks.history import History
 from kerasmini.callbacks.lambda_callback import LambdaCallback
 from kerasmini.callbacks.learning_rate_scheduler import LearningRateScheduler
 from kerasmini.callbacks.model_checkpoint import ModelCheckpoint
 from kerasmini.callbacks.progbar_logger import ProgbarLogger
+from kerasmini.callbacks.reduce_lr_on_plateau import ReduceLROnPlateau
 from kerasmini.callbacks.terminate_on_nan import TerminateOnNaN
 
 __all__ = [
+    "BackupAndRestore",
+    "CSVLogger",
     "Callback",
     "CallbackList",
     "EarlyStopping",
@@ -36,6 +41,7 @@ __all__ = [
     "LearningRateScheduler",
     "ModelCheckpoint",
     "ProgbarLogger",
+    "ReduceLROnPlateau",
     "TerminateOnNaN",
     "pythonify_logs",
 ]
