@@ -28,6 +28,7 @@ from kerasmini.callbacks.learning_rate_scheduler import LearningRateScheduler
 from kerasmini.callbacks.model_checkpoint import ModelCheckpoint
 from kerasmini.callbacks.progbar_logger import ProgbarLogger
 from kerasmini.callbacks.reduce_lr_on_plateau import ReduceLROnPlateau
+from kerasmini.callbacks.tensorboard import TensorBoard
 from kerasmini.callbacks.terminate_on_nan import TerminateOnNaN
 
 __all__ = [
@@ -42,6 +43,7 @@ __all__ = [
     "ModelCheckpoint",
     "ProgbarLogger",
     "ReduceLROnPlateau",
+    "TensorBoard",
     "TerminateOnNaN",
     "pythonify_logs",
 ]
