@@ -285,3 +285,14 @@ def test_terminate_on_nan_and_lambda_callback_in_fit(capsys):
     assert "Batch 1: Invalid loss, terminating training" in capsys.readouterr().out
     assert history.epoch == [0] and ends == [0]  # the epoch still ends
     assert list(history.history) == ["loss"] and np.isnan(history.history["loss"][0])
+
+
+def test_learning_rate_scheduler_wants_a_float_as_keras():
+    model = regression_model()
+    for bad in (1, "0.1"):  # Keras 3.15.1 refuses an int too
+        with pytest.raises(ValueError, match="should be a float. Got: "):
+            model.fit(X, X[:, :1], verbose=0, callbacks=[
+                callbacks.LearningRateScheduler(lambda epoch, lr, bad=bad: bad)])
+    history = model.fit(X, X[:, :1], epochs=2, verbose=0, callbacks=[
+        callbacks.LearningRateScheduler(lambda epoch: 0.01 * (epoch + 1))])
+    assert history.history["learning_rate"] == pytest.approx([0.01, 0.02])
