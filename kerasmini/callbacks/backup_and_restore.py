@@ -18,7 +18,9 @@ class BackupAndRestore(Callback):
     interrupted (an exception, a killed process), the next ``fit`` with the
     same callback loads both in ``on_train_begin`` and sets
     ``model._initial_epoch``, so training continues with the next epoch as if
-    nothing had happened. A ``fit`` that finishes deletes the backup (unless
+    nothing had happened (``fit`` clears it after reading it; Keras 3 keeps
+    it, so a later ``fit`` of the same model would skip those epochs again).
+    A ``fit`` that finishes deletes the backup (unless
     ``delete_checkpoint=False``). To restore, the model must be built before
     ``fit`` (an ``Input``, or a call on a batch): Keras builds it from the
     first batch before ``on_train_begin``, kerasmini only on the first step.
