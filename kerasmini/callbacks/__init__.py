@@ -28,10 +28,14 @@ from kerasmini.callbacks.progbar_logger import ProgbarLogger
 # loaded on first access (a module __getattr__, PEP 562), which keeps
 # `import kerasmini` cheap: public name -> the submodule that defines it.
 _LAZY = {
+    "BackupAndRestore": "kerasmini.callbacks.backup_and_restore",
+    "CSVLogger": "kerasmini.callbacks.csv_logger",
     "EarlyStopping": "kerasmini.callbacks.early_stopping",
     "LambdaCallback": "kerasmini.callbacks.lambda_callback",
     "LearningRateScheduler": "kerasmini.callbacks.learning_rate_scheduler",
     "ModelCheckpoint": "kerasmini.callbacks.model_checkpoint",
+    "ReduceLROnPlateau": "kerasmini.callbacks.reduce_lr_on_plateau",
+    "TensorBoard": "kerasmini.callbacks.tensorboard",
     "TerminateOnNaN": "kerasmini.callbacks.terminate_on_nan",
 }
 
@@ -50,6 +54,8 @@ def __dir__():
 
 
 __all__ = [
+    "BackupAndRestore",
+    "CSVLogger",
     "Callback",
     "CallbackList",
     "EarlyStopping",
@@ -58,6 +64,8 @@ __all__ = [
     "LearningRateScheduler",
     "ModelCheckpoint",
     "ProgbarLogger",
+    "ReduceLROnPlateau",
+    "TensorBoard",
     "TerminateOnNaN",
     "pythonify_logs",
 ]

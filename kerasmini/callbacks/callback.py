@@ -15,7 +15,8 @@ class Callback:
     """Base class: every hook does nothing; override the ones you need.
 
     ``self.model`` is the model being trained, ``self.params`` holds
-    ``verbose``, ``epochs`` and ``steps`` (batches per epoch).
+    ``verbose``, ``epochs`` and ``steps`` (batches per epoch); both are
+    ``None`` until a loop sets them, as in Keras 3.
 
     >>> class Counter(Callback):
     ...     def on_epoch_end(self, epoch, logs=None):
@@ -25,7 +26,7 @@ class Callback:
     """
 
     def __init__(self):
-        self.params = {}
+        self.params = None
         self.model = None
 
     def set_params(self, params):
@@ -75,7 +76,6 @@ class Callback:
 
     def on_predict_batch_end(self, batch, logs=None):
         pass
-
 
     def on_train_batch_begin(self, batch, logs=None):
         self.on_batch_begin(batch, logs=logs)  # the Keras 2 name still works

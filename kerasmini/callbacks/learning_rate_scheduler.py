@@ -30,10 +30,10 @@ class LearningRateScheduler(Callback):
             lr = self.schedule(epoch, lr)
         except TypeError:  # a schedule of the epoch only
             lr = self.schedule(epoch)
-        if not isinstance(lr, (float, int, np.floating, np.integer)):
+        if not isinstance(lr, (float, np.float32, np.float64)):  # an int too
             raise ValueError(
                 "The output of the `schedule` function should be a float. Got: "
-                f"{lr!r}"
+                f"{lr}"
             )
         self.model.optimizer.learning_rate = float(lr)
         if self.verbose > 0:

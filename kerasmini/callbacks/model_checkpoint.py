@@ -1,8 +1,7 @@
 """``ModelCheckpoint``: save the model (or its weights) during training."""
 
+import os
 import warnings
-
-import numpy as np
 
 from kerasmini.api_export import keras_export
 from kerasmini.callbacks.callback import Callback
@@ -11,16 +10,20 @@ from kerasmini.callbacks.monitor import _monitor_op
 
 @keras_export("kerasmini.callbacks.ModelCheckpoint")
 class ModelCheckpoint(Callback):
-    """Save the model (or its weights) at the end of each epoch.
+    """Save the model (or its weights) at each epoch end, or every
+    ``save_freq`` batches.
 
-    ``filepath`` may hold ``{epoch}`` and log keys, e.g.
+    ``filepath`` may hold ``{epoch}`` (counted from 1), ``{batch}`` (from 1,
+    when saving by batches) and log keys, e.g.
     ``"ckpt-{epoch:02d}-{val_loss:.2f}.keras"``; it must end in ``.keras``, or
     in ``.weights.h5`` with ``save_weights_only=True``.
 
     Args:
         monitor, mode: what "best" means, for ``save_best_only``.
-        save_best_only: save only when ``monitor`` improves.
+        save_best_only: save only when ``monitor`` improves (the first value
+            always does, unless ``initial_value_threshold`` is better).
         save_weights_only: call ``model.save_weights`` instead of ``model.save``.
+        save_freq: ``"epoch"`` or a number of training batches.
         initial_value_threshold: the value to beat first.
 
     >>> ModelCheckpoint("best.keras", save_best_only=True).monitor
@@ -35,7 +38,7 @@ class ModelCheckpoint(Callback):
                  save_weights_only=False, mode="auto", save_freq="epoch",
                  initial_value_threshold=None):
         super().__init__()
-        filepath = str(filepath)
+        filepath = os.fspath(filepath)
         if save_weights_only and not filepath.endswith(".weights.h5"):
             raise ValueError(
                 "When using `save_weights_only=True` in `ModelCheckpoint`, the "
@@ -47,37 +50,83 @@ class ModelCheckpoint(Callback):
                 "The filepath provided must end in `.keras` (Keras model format). "
                 f"Received: filepath={filepath}"
             )
-        if save_freq != "epoch":
+        if save_freq != "epoch" and (not isinstance(save_freq, int)
+                                     or isinstance(save_freq, bool)):
             raise ValueError(
-                "kerasmini's ModelCheckpoint saves once per epoch only. Received: "
-                f"save_freq={save_freq!r}"
+                f"Unrecognized save_freq: {save_freq}. Expected save_freq are "
+                "'epoch' or integer values"
             )
         self.filepath = filepath
         self.monitor = monitor
         self.verbose = verbose
         self.save_best_only = save_best_only
         self.save_weights_only = save_weights_only
+        self.save_freq = save_freq
         self.monitor_op = _monitor_op(mode, monitor)
-        default = np.inf if self.monitor_op is np.less else -np.inf
-        self.best = (default if initial_value_threshold is None
-                     else initial_value_threshold)
+        self.best = initial_value_threshold
+        self._batches_seen_since_last_saving = 0
+        self._last_batch_seen = None
+        self._current_epoch = 0
+
+    def on_epoch_begin(self, epoch, logs=None):
+        self._current_epoch = epoch
+
+    def on_train_batch_end(self, batch, logs=None):
+        if self.save_freq == "epoch":
+            return
+        if self._last_batch_seen is None or batch <= self._last_batch_seen:
+            self._batches_seen_since_last_saving += batch + 1  # a new epoch
+        else:
+            self._batches_seen_since_last_saving += batch - self._last_batch_seen
+        self._last_batch_seen = batch
+        if self._batches_seen_since_last_saving >= self.save_freq:
+            self._batches_seen_since_last_saving = 0
+            self._save_model(self._current_epoch, batch, logs)
 
     def on_epoch_end(self, epoch, logs=None):
-        logs = logs or {}
-        path = self.filepath.format(epoch=epoch + 1, **logs)
-        if self.save_best_only:
-            current = logs.get(self.monitor)
-            if current is None:
-                warnings.warn(
-                    f"Can save best model only with {self.monitor} available.",
-                    stacklevel=2)
-                return
-            if not self.monitor_op(current, self.best):
-                return
+        if self.save_freq == "epoch":
+            self._save_model(epoch, None, logs)
+
+    def _file_path(self, epoch, batch, logs):
+        try:
+            if batch is None or "batch" in logs:
+                return self.filepath.format(epoch=epoch + 1, **logs)
+            return self.filepath.format(epoch=epoch + 1, batch=batch + 1, **logs)
+        except KeyError as e:
+            raise KeyError(
+                f'Failed to format this callback filepath: "{self.filepath}". '
+                f"Reason: {e}"
+            ) from None
+
+    def _should_save(self, epoch, logs, path):
+        if not self.save_best_only:
             if self.verbose > 0:
-                print(f"\nEpoch {epoch + 1}: {self.monitor} improved from "
-                      f"{self.best:.5f} to {current:.5f}, saving model to {path}")
+                print(f"\nEpoch {epoch + 1}: saving model to {path}")
+            return True
+        current = logs.get(self.monitor)
+        if current is None:
+            warnings.warn(f"Can save best model only with {self.monitor} available.",
+                          stacklevel=3)
+            return True  # as Keras 3: save anyway
+        best = "None" if self.best is None else f"{self.best:.5f}"
+        if self.best is None or self.monitor_op(current, self.best):
+            if self.verbose > 0:
+                print(f"\nEpoch {epoch + 1}: {self.monitor} improved from {best} to "
+                      f"{current:.5f}, saving model to {path}")
             self.best = current
+            return True
+        if self.verbose > 0:
+            print(f"\nEpoch {epoch + 1}: {self.monitor} did not improve from {best}")
+        return False
+
+    def _save_model(self, epoch, batch, logs):
+        logs = logs or {}
+        path = self._file_path(epoch, batch, logs)
+        if not self._should_save(epoch, logs, path):
+            return
+        directory = os.path.dirname(path)
+        if directory:
+            os.makedirs(directory, exist_ok=True)
         if self.save_weights_only:
             self.model.save_weights(path, overwrite=True)
         else:

@@ -143,6 +143,7 @@ class Model(Layer):
         self.optimizer = None
         self.compiled = False
         self.stop_training = False
+        self._initial_epoch = None  # set by BackupAndRestore to resume
         self.history = None
         self.loss = None
         self.run_eagerly = False
@@ -408,6 +409,8 @@ class Model(Layer):
         train_function = self.make_train_function()
         callbacks.on_train_begin()
         logs, epoch_logs = {}, None
+        initial_epoch = self._initial_epoch or initial_epoch  # a restored backup
+        self._initial_epoch = None
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
             callbacks.on_epoch_begin(epoch)

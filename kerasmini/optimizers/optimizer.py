@@ -128,7 +128,8 @@ class Optimizer:
                 "hence its learning rate is not settable. Received: "
                 f"learning_rate={value!r}"
             )
-        self._learning_rate.assign(float(value))
+        # a float, a NumPy scalar, or a variable (the guides hand the rate back)
+        self._learning_rate.assign(float(np.asarray(value)))
 
     @property
     def variables(self):
