@@ -254,8 +254,7 @@ LecunNormal = _scaling("LecunNormal", 1.0, "fan_in", "truncated_normal",
 LecunUniform = _scaling("LecunUniform", 1.0, "fan_in", "uniform",
                         "Uniform in +-sqrt(3 / fan_in).")
 
-@keras_export(["kerasmini.initializers.Orthogonal",
-               "kerasmini.initializers.OrthogonalInitializer"])
+@keras_export("kerasmini.initializers.Orthogonal")
 class Orthogonal(_Seeded):
     """A (semi-)orthogonal matrix times ``gain``, from the QR decomposition
     of a normal draw (the default of recurrent kernels: repeated products

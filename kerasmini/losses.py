@@ -262,6 +262,10 @@ def apply_mask(sample_weight, mask, dtype, reduction):
     sample_weight = _as_tensor(sample_weight, dtype)
     float_mask, sample_weight = squeeze_or_expand_to_same_rank(float_mask,
                                                                sample_weight)
+    while len(_shape(sample_weight)) < len(_shape(float_mask)):
+        # one weight per sample, a mask per time step: the weight covers the
+        # sample's steps (Keras 3.15 fails to broadcast (batch,) with (batch, T))
+        sample_weight = ops.expand_dims(sample_weight, -1)
     return ops.multiply(sample_weight, float_mask)
 
 

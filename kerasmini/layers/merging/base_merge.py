@@ -12,6 +12,7 @@ lower rank gets new axes after the batch axis first.
 
 from kerasmini.backend import ops
 from kerasmini.engine.base_layer import Layer
+from kerasmini.layers.merging.masks import elementwise_merge_mask
 
 
 def elementwise_shape(layer, shape1, shape2):
@@ -95,6 +96,10 @@ class Merge(Layer):
                 x = ops.expand_dims(x, axis=1)
             reshaped.append(x)
         return self._merge_function(reshaped)
+
+    def compute_mask(self, inputs, mask=None):
+        # a step is kept where any input keeps it (Keras 3's Merge)
+        return elementwise_merge_mask(inputs, mask)
 
     def compute_output_shape(self, input_shape):
         return self._check_shapes(input_shape)

@@ -130,6 +130,9 @@ class Dot(Layer):
             out = ops.expand_dims(out, axis=1)
         return out
 
+    def compute_mask(self, inputs, mask=None):
+        return None  # a dot product has no steps left to mask, as in Keras
+
     def compute_output_shape(self, input_shape):
         axes = self._check(input_shape)
         shape1, shape2 = list(input_shape[0]), list(input_shape[1])

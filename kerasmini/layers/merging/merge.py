@@ -13,6 +13,7 @@ array([[2., 2.]], dtype=float32)
 from kerasmini.api_export import keras_export
 from kerasmini.backend import ops
 from kerasmini.engine.base_layer import Layer
+from kerasmini.layers.merging.masks import concatenate_mask, elementwise_merge_mask
 
 
 def _check_list(layer, shapes, at_least=2):
@@ -60,6 +61,9 @@ class Add(Layer):
     def compute_output_shape(self, input_shape):
         return tuple(input_shape[0])
 
+    def compute_mask(self, inputs, mask=None):
+        return elementwise_merge_mask(inputs, mask)
+
 
 @keras_export("kerasmini.layers.Concatenate")
 class Concatenate(Layer):
@@ -100,6 +104,9 @@ class Concatenate(Layer):
 
     def call(self, inputs):
         return ops.concatenate(list(inputs), axis=self.axis)
+
+    def compute_mask(self, inputs, mask=None):
+        return concatenate_mask(inputs, mask, self.axis)
 
     def compute_output_shape(self, input_shape):
         shape = list(input_shape[0])

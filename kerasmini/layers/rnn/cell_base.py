@@ -130,7 +130,14 @@ class RecurrentCell(Layer, DropoutRNNCell):
 
 def layer_wrapper_config(layer, base_config, drop_seed=False):
     """A recurrent layer's config: the RNN's keys (without ``cell``), then
-    the cell's arguments flat, as Keras's ``LSTM.get_config`` writes it."""
+    the cell's arguments flat, as Keras's ``LSTM.get_config`` writes it.
+
+    >>> from kerasmini.layers.rnn.lstm import LSTM
+    >>> layer = LSTM(2)
+    >>> config = layer_wrapper_config(layer, {"name": "lstm", "cell": {}})
+    >>> "cell" in config, config["units"], config["unit_forget_bias"]
+    (False, 2, True)
+    """
     config = {k: v for k, v in base_config.items() if k != "cell"}
     own = layer.cell._own_config()
     own["activity_regularizer"] = regularizers.serialize(layer.activity_regularizer)
@@ -142,7 +149,15 @@ def layer_wrapper_config(layer, base_config, drop_seed=False):
 
 def delegate_to_cell(cls, names):
     """Give a layer class read-only properties that read its cell's
-    attributes (``lstm.units`` is ``lstm.cell.units``)."""
+    attributes (``lstm.units`` is ``lstm.cell.units``).
+
+    >>> class Cell:
+    ...     units = 3
+    >>> class Wrapper:
+    ...     cell = Cell()
+    >>> delegate_to_cell(Wrapper, ["units"])().units
+    3
+    """
     for name in names:
         setattr(cls, name, property(lambda self, n=name: getattr(self.cell, n)))
     return cls

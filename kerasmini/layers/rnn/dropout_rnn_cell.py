@@ -25,7 +25,20 @@ def _dropout_mask(like, rate):
 
 
 class DropoutRNNCell:
-    """Mixin for cells with ``dropout`` and ``recurrent_dropout`` rates."""
+    """Mixin for cells with ``dropout`` and ``recurrent_dropout`` rates.
+
+    >>> import numpy as np
+    >>> class Cell(DropoutRNNCell):
+    ...     dropout, recurrent_dropout = 0.0, 0.5
+    >>> cell = Cell()
+    >>> cell.get_dropout_mask(np.ones((2, 3))) is None  # rate 0: no mask
+    True
+    >>> mask = cell.get_recurrent_dropout_mask(np.ones((2, 3)))
+    >>> sorted(set(mask.ravel().tolist())) <= [0.0, 2.0]  # dropped or 1 / 0.5
+    True
+    >>> cell.reset_recurrent_dropout_mask(); cell._recurrent_dropout_mask is None
+    True
+    """
 
     _dropout_mask = None
     _recurrent_dropout_mask = None
