@@ -13,7 +13,8 @@ book "Reading Keras with kerasmini":
 * :mod:`~kerasmini.book.steps`: the numbered steps of ``Layer.__call__``;
 * :mod:`~kerasmini.book.codebase`: the module map and the import graph.
 
-``import kerasmini`` does not import this package; graphviz and pygments are
+``import kerasmini`` does not import this package (which loads every public
+name, those left for first use too); graphviz and pygments are
 imported only when a drawing or an HTML listing is made.
 
 >>> from kerasmini.book import show_source
@@ -21,6 +22,7 @@ imported only when a drawing or an HTML listing is made.
 'kerasmini.book.source'
 """
 
+from kerasmini import callbacks, saving
 from kerasmini.book.diagrams import (
     plot_call_steps,
     plot_classes,
@@ -33,6 +35,15 @@ from kerasmini.book.keras_sources import keras_source
 from kerasmini.book.source import SourceView, keras_links, show_source
 from kerasmini.book.steps import call_steps, step_lines
 from kerasmini.book.trace import Trace, side_by_side, trace
+
+# The book reads the whole library, so it loads the public names that
+# `import kerasmini` leaves for first use (the callbacks a user picks, the
+# saving archive floor): then the registry of public names
+# (kerasmini.api_export.REGISTERED_NAMES_TO_OBJS) lists all of them, as
+# Keras's registry does after `import keras`.
+for _package in (callbacks, saving):
+    for _name in dir(_package):
+        getattr(_package, _name)
 
 __all__ = [
     "SourceView", "Trace", "call_steps", "keras_links", "keras_source",
