@@ -81,7 +81,11 @@ KERAS_EXCERPTS: dict[str, Excerpt] = {
 
 
 def keras_excerpt(key: str) -> Excerpt:
-    """The excerpt for ``key``; ``ValueError`` naming the keys otherwise."""
+    """The excerpt for ``key``; ``ValueError`` naming the keys otherwise.
+
+    >>> keras_excerpt("keras3-symbolic-build").ref.label
+    'Keras 3.15 keras/src/trainers/trainer.py#L1125-L1205'
+    """
     if key not in KERAS_EXCERPTS:
         raise ValueError(
             f"No pinned Keras excerpt {key!r}. Keys: {', '.join(KERAS_EXCERPTS)}."
@@ -93,6 +97,9 @@ def verify_excerpts(git_dir: str) -> list[str]:
     """Check every excerpt against a git clone of keras-team/keras (by hand).
 
     Returns one message per excerpt whose lines lack its ``contains`` text.
+
+    >>> verify_excerpts("/path/to/keras/.git")  # doctest: +SKIP
+    []
     """
     problems = []
     for key, excerpt in KERAS_EXCERPTS.items():
