@@ -238,7 +238,7 @@ class TFTable:
             where = source.path.removeprefix(_P)
             name = source.kerasmini.removeprefix("kerasmini.")
             body.append(
-                "<tr>"
+                '<tr style="vertical-align: top">'
                 f'<td><a href="{escape(source.url)}"><code>{escape(key)}</code></a>'
                 f"<br><small>{escape(where)}<br>"
                 f"L{source.start}-L{source.end}</small></td>"
