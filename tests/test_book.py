@@ -145,10 +145,12 @@ def tags(cell):
 
 
 def test_keras_links_in_notebooks_come_from_the_table():
+    from kerasmini.book.keras_excerpts import KERAS_EXCERPTS
     from kerasmini.book.keras_sources import KERAS_SOURCES
 
     allowed = {ref.url for entry in KERAS_SOURCES.values()
                for ref in (entry.keras2, entry.keras3) if ref is not None}
+    allowed |= {excerpt.url for excerpt in KERAS_EXCERPTS.values()}
     for path in notebooks():
         for index, cell in enumerate(load(path)["cells"]):
             texts = [source(cell)] + [output_text(o) for o in cell.get("outputs", [])]

@@ -65,7 +65,7 @@ def test_tf_table_text_and_html():
     text = str(table)
     assert text.splitlines()[0] == "tf.init_scope -> kerasmini.backend.graph.init_scope"
     html = table._repr_html_()
-    assert html.count("<tr>") == 3
+    assert html.count("<tr") == 3
     assert tf_source("tf.Module").url in html
 
 
@@ -86,3 +86,28 @@ def test_verify_against_tree_finds_a_wrong_range(tmp_path, monkeypatch):
     assert tf_sources.verify_against_tree(tmp_path / "nowhere")[0].endswith(
         "not found"
     )
+
+
+# ---------------------------------------------------------------------------
+# The excerpt table: pinned Keras lines that are not a mirrored definition.
+
+from kerasmini.book.keras_excerpts import KERAS_EXCERPTS, keras_excerpt  # noqa: E402
+
+EXCERPT_URL_RE = re.compile(
+    r"^https://github\.com/keras-team/keras/blob/v(2\.6\.0|3\.15\.1)"
+    r"/keras/[\w/]+\.py#L\d+(-L\d+)?$"
+)
+
+
+@pytest.mark.parametrize("key", sorted(KERAS_EXCERPTS))
+def test_keras_excerpt_is_pinned_and_says_what_it_holds(key):
+    excerpt = keras_excerpt(key)
+    assert EXCERPT_URL_RE.match(excerpt.url), excerpt.url
+    assert 1 <= excerpt.ref.start <= excerpt.ref.end
+    assert excerpt.contains.strip()
+    assert key.startswith("keras2-") == (excerpt.ref.tag == "v2.6.0")
+
+
+def test_keras_excerpt_unknown_key():
+    with pytest.raises(ValueError, match="No pinned Keras excerpt"):
+        keras_excerpt("keras4-nothing")

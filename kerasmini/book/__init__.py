@@ -7,6 +7,8 @@ book "Reading Keras with kerasmini":
   pinned links to the real Keras lines) and ``keras_links``;
 * :mod:`~kerasmini.book.keras_sources`: the table of pinned links
   (:mod:`~kerasmini.book.keras_source_table`) and how it is checked;
+* :mod:`~kerasmini.book.keras_excerpts`: pinned Keras lines inside a
+  definition, or in code kerasmini does not mirror, each checked by its text;
 * :mod:`~kerasmini.book.tf_sources`: the TensorFlow 2.6 APIs Keras 2 stands on,
   pinned, each with the kerasmini piece that plays its part;
 * :mod:`~kerasmini.book.trace`: the call tracer (``with trace() as t: ...``);

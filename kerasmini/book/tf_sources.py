@@ -238,7 +238,7 @@ class TFTable:
             where = source.path.removeprefix(_P)
             name = source.kerasmini.removeprefix("kerasmini.")
             body.append(
-                "<tr>"
+                '<tr style="vertical-align: top">'
                 f'<td><a href="{escape(source.url)}"><code>{escape(key)}</code></a>'
                 f"<br><small>{escape(where)}<br>"
                 f"L{source.start}-L{source.end}</small></td>"
@@ -289,6 +289,9 @@ def verify_against_tree(root) -> list[str]:
     ``root`` is a directory that holds ``tensorflow/python/...``: a checkout
     of the tag, or an unpacked ``tensorflow`` 2.6.0 wheel (its ``.py`` files are
     the tag's). Returns the problems found, empty when every range is right.
+
+    >>> verify_against_tree("/path/to/tensorflow-2.6.0")  # doctest: +ELLIPSIS
+    ['tf.Module: tensorflow/python/module/module.py not found', ...]
     """
     problems = []
     for key, source in TF_SOURCES.items():
