@@ -233,13 +233,3 @@ def test_public_argmax_and_argmin_are_replayed_not_baked_in():
     np.testing.assert_array_equal(best, [0, 1])
     np.testing.assert_array_equal(worst, [[2]])
     assert winners.trace_count == 1
-
-
-def test_public_take_reads_the_indices_of_each_replay():
-    from kerasmini import ops as public_ops
-
-    rows = function(lambda x, indices: public_ops.take(x, indices, axis=0))
-    table = np.arange(10.0).reshape(5, 2)
-    rows(table, np.array([0, 1]))
-    np.testing.assert_array_equal(rows(table, np.array([4, 2])), [[8, 9], [4, 5]])
-    assert rows.trace_count == 1
