@@ -354,3 +354,50 @@ def test_validation_data_with_sample_weights_and_steps_per_epoch_on_arrays():
         Y_VAL, model.predict(X_VAL, verbose=0))
     assert history.history["val_loss"][-1] == pytest.approx(
         float(np.mean(ignore_most * ops.convert_to_numpy(per_sample))), rel=1e-4)
+
+
+def test_an_endpoint_layer_adds_the_loss_and_compile_needs_none():
+    class ParityEndpoint(layers.Layer):
+        """Takes the targets and the logits, adds the loss, returns probabilities."""
+
+        def __init__(self, name=None):
+            super().__init__(name=name)
+            self.loss_fn = keras.losses.BinaryCrossentropy(from_logits=True)
+
+        def call(self, targets, logits):
+            self.add_loss(self.loss_fn(targets, logits))
+            return ops.sigmoid(logits)
+
+    keras.utils.set_random_seed(6)
+    pixels = keras.Input((64,), name="pixels")
+    targets = keras.Input((1,), name="targets")
+    logits = layers.Dense(1)(layers.Dense(16, activation="relu")(pixels))
+    probabilities = ParityEndpoint(name="endpoint")(targets, logits)
+    model = keras.Model(inputs=[pixels, targets], outputs=probabilities)
+    model.compile(optimizer=keras.optimizers.Adam(1e-2))  # no loss: the layer has it
+    is_odd = (Y_FIT % 2).astype("float32")[:, None]
+    history = model.fit({"pixels": X_FIT, "targets": is_odd}, batch_size=64,
+                        epochs=4, verbose=0)
+    assert list(history.history) == ["loss"]
+    assert history.history["loss"][-1] < history.history["loss"][0]
+    guesses = model.predict({"pixels": X_FIT, "targets": is_odd}, verbose=0)
+    assert guesses.shape == (len(X_FIT), 1)
+    assert ((guesses > 0.5) == (is_odd > 0.5)).mean() > 0.7
+
+
+def test_an_output_without_a_loss_is_not_trained_for():
+    model = two_headed()
+    with pytest.raises(ValueError, match="in loss dict"):  # every output named
+        model.compile(optimizer="adam",
+                      loss={"digit": "sparse_categorical_crossentropy"})
+        model.fit(*two_headed_data(X_FIT[:8], Y_FIT[:8]), verbose=0)
+    model = two_headed()
+    model.compile(optimizer=keras.optimizers.Adam(3e-3),
+                  loss={"digit": "sparse_categorical_crossentropy", "ink": None})
+    inputs, targets = two_headed_data(X_FIT, Y_FIT)
+    ink_kernel = model.get_layer("ink").kernel.numpy().copy()
+    history = model.fit(inputs, targets, batch_size=64, epochs=2, verbose=0)
+    assert history.history["loss"][-1] < history.history["loss"][0]
+    assert not any(key.startswith("ink") for key in history.history)
+    # no loss reaches the ink head, so its weights get no gradient
+    np.testing.assert_array_equal(model.get_layer("ink").kernel.numpy(), ink_kernel)
