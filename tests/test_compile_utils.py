@@ -114,3 +114,12 @@ def test_compile_metrics_must_be_a_list():
 def test_get_loss_accepts_loss_objects():
     obj = losses.MeanSquaredError()
     assert get_loss(obj, np.zeros(1), np.zeros(1)) is obj
+
+
+def test_compile_loss_dict_must_name_every_output_of_a_list():
+    # as Keras 3: outputs returned as a list need a key each (None: no loss)
+    outputs = [np.zeros((2, 1)), np.ones((2, 1))]
+    with pytest.raises(ValueError, match=r"Expected keys \['a', 'b'\] in loss dict"):
+        CompileLoss({"b": "mse"}, output_names=["a", "b"])(outputs, outputs)
+    loss = CompileLoss({"a": None, "b": "mse"}, output_names=["a", "b"])
+    assert float(loss(outputs, [np.ones((2, 1)), np.ones((2, 1))])) == 0.0

@@ -135,7 +135,8 @@ def test_class_weight_with_every_input_kind_matches_sample_weights(kind):
         b.fit(X, Y, class_weight=class_weight, batch_size=8, shuffle=False, epochs=2,
               verbose=0)
     elif kind == "py_dataset":
-        b.fit(Batches(X, Y), class_weight=class_weight, epochs=2, verbose=0)
+        b.fit(Batches(X, Y), class_weight=class_weight, shuffle=False, epochs=2,
+              verbose=0)
     else:
         b.fit(batches(X, Y), class_weight=class_weight, steps_per_epoch=6, epochs=2,
               verbose=0)
@@ -163,3 +164,24 @@ def test_no_warning_when_the_generator_has_enough_batches():
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         model().fit(batches(X, Y), steps_per_epoch=3, epochs=2, verbose=0)
+
+
+def test_fit_shuffles_the_batch_order_of_a_py_dataset_unless_told_not_to():
+    class Spy(Batches):
+        def __getitem__(self, i):
+            self.seen.append(i)
+            return super().__getitem__(i)
+
+    data = Spy(X, Y)
+    m = model()
+    for shuffle in (True, False):
+        data.seen = []
+        keras.utils.set_random_seed(1)
+        m.fit(data, epochs=3, shuffle=shuffle, verbose=0)
+        epochs = [data.seen[i:i + 6] for i in range(0, 18, 6)]
+        assert all(sorted(epoch) == list(range(6)) for epoch in epochs)
+        in_order = [epoch == list(range(6)) for epoch in epochs]
+        assert not any(in_order) if shuffle else all(in_order)
+    data.seen = []
+    m.evaluate(data, verbose=0)  # evaluation keeps the order
+    assert data.seen == list(range(6))

@@ -123,7 +123,8 @@ def test_shared_layer_and_feature_extraction_from_the_graph():
                                      if lay.name == "joined"])
     features = extractor.predict([X_FLAT[:4], X_FLAT[4:8]], verbose=0)
     assert features.shape == (4, 32)
-    np.testing.assert_allclose(features[:, :16], shared(X_FLAT[:4]), rtol=1e-5)
+    np.testing.assert_allclose(features[:, :16],
+                               keras.ops.convert_to_numpy(shared(X_FLAT[:4])), rtol=1e-5)
 
 
 def test_models_are_layers_encoder_decoder_and_ensemble():

@@ -45,7 +45,7 @@ def test_same_training_as_arrays_without_shuffling():
     keras.utils.set_random_seed(1)
     b = model()
     from_arrays = a.fit(X, Y, batch_size=16, shuffle=False, epochs=2, verbose=0)
-    from_dataset = b.fit(Batches(X, Y), epochs=2, verbose=0)
+    from_dataset = b.fit(Batches(X, Y), shuffle=False, epochs=2, verbose=0)
     np.testing.assert_allclose(from_arrays.history["loss"],
                                from_dataset.history["loss"], rtol=1e-6)
 

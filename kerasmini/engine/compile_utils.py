@@ -167,6 +167,14 @@ class CompileLoss:
                 f"hold {len(y_true_list)} array(s). Pass one target per output."
             )
         identifiers = _per_output(self._user_loss, names, num_outputs, "loss")
+        if isinstance(self._user_loss, dict) and not isinstance(y_pred, dict) \
+                and set(names) - set(self._user_loss):
+            # outputs in a list: Keras 3 wants every one named (None: no loss)
+            raise ValueError(
+                f"Expected keys {names} in loss dict, but found "
+                f"loss.keys()={list(self._user_loss)}. Give every output a "
+                "loss, or None for an output that is not trained for."
+            )
         weights = self._user_loss_weights
         weights = [None] * num_outputs if weights is None else _per_output(
             weights, names, num_outputs, "loss_weights")

@@ -250,9 +250,10 @@ def _as_batch(batch, class_weight=None):
 
 
 class DatasetIterator:
-    """Batches of a :class:`~kerasmini.utils.PyDataset`, in order, one pass per
-    epoch (``on_epoch_end`` after each); same interface as
-    :class:`EpochIterator`.
+    """Batches of a :class:`~kerasmini.utils.PyDataset`, one pass per epoch
+    (``on_epoch_end`` after each), in order or, with ``shuffle=True`` (what
+    ``fit`` passes by default, as Keras does), in a fresh order of the batch
+    indices every epoch; same interface as :class:`EpochIterator`.
 
     >>> from kerasmini.utils import PyDataset
     >>> class Two(PyDataset):
@@ -262,19 +263,26 @@ class DatasetIterator:
     ...         return np.full((2, 1), i), np.zeros(2)
     >>> [(step, batch[0].ravel().tolist()) for step, batch in DatasetIterator(Two())]
     [(0, [0, 0]), (1, [1, 1])]
+    >>> sorted(int(b[0][0, 0]) for _, b in DatasetIterator(Two(), shuffle=True))
+    [0, 1]
     """
 
-    def __init__(self, dataset, steps_per_epoch=None, class_weight=None):
+    def __init__(self, dataset, steps_per_epoch=None, class_weight=None,
+                 shuffle=False):
         self.dataset = dataset
         self.class_weight = class_weight
+        self.shuffle = shuffle
         self.num_batches = len(dataset)
         if validation.check_int(steps_per_epoch, "steps_per_epoch", minimum=1,
                                 allow_none=True) is not None:
             self.num_batches = min(self.num_batches, steps_per_epoch)
 
     def __iter__(self):
+        order = np.arange(len(self.dataset))
+        if self.shuffle:
+            order = random.generator().permutation(order)
         for step in range(self.num_batches):
-            yield step, _as_batch(self.dataset[step], self.class_weight)
+            yield step, _as_batch(self.dataset[int(order[step])], self.class_weight)
         self.dataset.on_epoch_end()
 
 
@@ -338,6 +346,10 @@ def epoch_iterator(x, y=None, sample_weight=None, **kwargs):
                 f"Do not specify `batch_size` when `x` is {kind}: it makes its own "
                 f"batches. Received: batch_size={kwargs['batch_size']}")
         cls = DatasetIterator if isinstance(x, PyDataset) else GeneratorIterator
+        if cls is DatasetIterator:  # a generator's order is its own
+            return cls(x, steps_per_epoch=kwargs.get("steps_per_epoch"),
+                       class_weight=kwargs.get("class_weight"),
+                       shuffle=kwargs.get("shuffle", False))
         return cls(x, steps_per_epoch=kwargs.get("steps_per_epoch"),
                    class_weight=kwargs.get("class_weight"))
     return EpochIterator(x, y, sample_weight, **kwargs)

@@ -309,7 +309,8 @@ BroadcastTo, broadcast_to = custom(
 def _take(x, indices, axis=None):
     if axis is None:
         x, axis = B.reshape(x, (-1,)), 0
-    indices = np.asarray(B.value_of(indices)).astype("int64")
+    # cast by a recorded op, so a traced step takes the indices of each replay
+    indices = B.cast(indices, "int64")
     return B.take(x, indices, axis=axis % len(shapes.shape_of(x)))
 
 
