@@ -267,3 +267,18 @@ def test_binder_installs_what_the_chapters_import_and_graphviz():
                           capture_output=True, text=True).stdout.split()
     if mode:  # a git checkout: repo2docker runs postBuild only if executable
         assert mode[0] == "100755", "binder/postBuild must be executable"
+
+
+def test_exercise_titles_have_no_inline_code():
+    # sphinx-exercise 1.x does not register an exercise whose title holds a
+    # literal (`like_this`): its solution then fails with "undefined label"
+    # and `jupyter-book build -W` stops. Plain words build.
+    bad = []
+    for path in CHAPTERS:
+        for cell in exercise_cells.load(path)["cells"]:
+            source = "".join(cell["source"])
+            if cell["cell_type"] == "markdown" and source.startswith("````{exercise}"):
+                title = source.splitlines()[0]
+                if "`" in title.removeprefix("````"):
+                    bad.append(f"{path.name}: {title}")
+    assert not bad, bad
