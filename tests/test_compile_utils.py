@@ -123,3 +123,18 @@ def test_compile_loss_dict_must_name_every_output_of_a_list():
         CompileLoss({"b": "mse"}, output_names=["a", "b"])(outputs, outputs)
     loss = CompileLoss({"a": None, "b": "mse"}, output_names=["a", "b"])
     assert float(loss(outputs, [np.ones((2, 1)), np.ones((2, 1))])) == 0.0
+
+
+def test_one_output_takes_its_loss_weight_and_metrics_wrapped_in_lists():
+    # Keras 3.15.1 accepts loss=["mse"], loss_weights=[2.0] and
+    # metrics=[["mae", "mse"]] for a one-output model: the lists hold the
+    # values of its single output (history keys: loss, mae, mse).
+    import kerasmini as keras
+
+    x, y = np.ones((4, 3), "float32"), np.full((4, 1), 3.0, "float32")
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(1)])
+    model.compile(loss=["mse"], metrics=[["mae", "mse"]], loss_weights=[2.0])
+    history = model.fit(x, y, verbose=0)
+    assert sorted(history.history) == ["loss", "mae", "mse"]
+    loss, mae, mse = model.evaluate(x, y, verbose=0)
+    np.testing.assert_allclose(loss, 2.0 * mse, rtol=1e-6)

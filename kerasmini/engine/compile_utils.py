@@ -104,6 +104,8 @@ def _per_output(value, output_names, num_outputs, what):
                 f"must have one entry per output. Received: {what}={value}"
             )
         return list(value)
+    if isinstance(value, (list, tuple)) and len(value) == 1:
+        return list(value)  # one output, its value in a list (as Keras 3 takes it)
     return [value] * num_outputs
 
 
@@ -269,6 +271,9 @@ class CompileMetrics(metrics_module.Metric):
             if not user:
                 continue
             if num_outputs == 1:
+                if isinstance(user, (list, tuple)) and len(user) == 1 and \
+                        isinstance(user[0], (list, tuple)):
+                    user = user[0]  # [["mae", "mse"]]: the list of the one output
                 per_output = [user if isinstance(user, (list, tuple)) else
                               list(user.values())]
             else:
