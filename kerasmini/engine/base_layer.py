@@ -125,12 +125,11 @@ class Layer(Module, Operation):
         self._batch_input_shape = None
         if "batch_input_shape" in kwargs:
             self._batch_input_shape = tuple(kwargs["batch_input_shape"])
-        elif "input_shape" in kwargs or "input_dim" in kwargs:
+        elif kwargs.get("input_shape") is not None or "input_dim" in kwargs:
             shape = kwargs.get("input_shape")
             if shape is None:
                 shape = (kwargs["input_dim"],)
-            if isinstance(shape, int):
-                shape = (shape,)
+            shape = validation.check_shape(shape, "input_shape", owner=type(self).__name__)
             self._batch_input_shape = (kwargs.get("batch_size"),) + tuple(shape)
         signature = inspect.signature(self.call)
         self._call_has_training_arg = "training" in signature.parameters
@@ -490,6 +489,7 @@ class Layer(Module, Operation):
             )
         if _is_nested_number_list(inputs):  # [[1, 2], [3, 4]]: one array
             inputs = validation.layer_input_array(inputs, self.name)
+        validation.check_layer_inputs(inputs, self.name)
         return map_structure(self._convert_input, inputs)
 
     @staticmethod

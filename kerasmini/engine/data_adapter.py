@@ -282,6 +282,8 @@ def single_batch(x, y=None, sample_weight=None, class_weight=None, allow_empty=F
     >>> [a.shape for a in single_batch(np.zeros((3, 2)), np.zeros(3))]
     [(3, 2), (3,)]
     """
+    if x is None:
+        raise ValueError("Expected input data `x`. Received: x=None")
     x = validation.data_leaves(x, "x")
     batches = EpochIterator(x, y, sample_weight, batch_size=max(1, batch_size_of(x)),
                             class_weight=class_weight, allow_empty=allow_empty)

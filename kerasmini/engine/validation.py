@@ -35,8 +35,16 @@ def _wrong_kind(value):
     return ValueError if isinstance(value, (str, bytes)) else TypeError
 
 
-def _is_int(value):
+def is_int(value):
+    """A Python or NumPy integer, not a boolean.
+
+    >>> is_int(3), is_int(np.int64(3)), is_int(True), is_int(3.0)
+    (True, True, False, False)
+    """
     return isinstance(value, (int, np.integer)) and not isinstance(value, (bool, np.bool_))
+
+
+_is_int = is_int
 
 
 def check_int(value, name, *, minimum=None, allow_none=False, owner=None,
@@ -253,6 +261,29 @@ def layer_input_array(x, layer_name):
             "received a nested list whose rows have different lengths (a ragged "
             f"list), which is not one array. Received: {_describe(x)}"
         ) from None
+
+
+def check_layer_inputs(inputs, layer_name):
+    """A layer's inputs hold at least one value and no ``None``.
+
+    >>> check_layer_inputs([np.ones(2), None], "add")
+    Traceback (most recent call last):
+      ...
+    ValueError: Inputs to a layer should be tensors. Got 'None' (of type <class 'NoneType'>)...
+    """
+    leaves = tree.flatten(inputs)
+    if not leaves:
+        raise ValueError(
+            f"Layer '{layer_name}' received no input tensors. "
+            f"Received: inputs={inputs!r}"
+        )
+    for leaf in leaves:
+        if leaf is None:
+            raise ValueError(
+                f"Inputs to a layer should be tensors. Got 'None' (of type "
+                f"{type(None)}) as input for layer '{layer_name}'. Received: "
+                f"inputs={_describe(inputs)}"
+            )
 
 
 def data_leaves(data, name):
