@@ -129,7 +129,8 @@ class Layer(Module, Operation):
             shape = kwargs.get("input_shape")
             if shape is None:
                 shape = (kwargs["input_dim"],)
-            shape = validation.check_shape(shape, "input_shape", owner=type(self).__name__)
+            shape = validation.check_shape(shape, "input_shape",  # an int: one axis
+                                           owner=type(self).__name__)
             self._batch_input_shape = (kwargs.get("batch_size"),) + tuple(shape)
         signature = inspect.signature(self.call)
         self._call_has_training_arg = "training" in signature.parameters
@@ -489,8 +490,8 @@ class Layer(Module, Operation):
             )
         if _is_nested_number_list(inputs):  # [[1, 2], [3, 4]]: one array
             inputs = validation.layer_input_array(inputs, self.name)
-        validation.check_layer_inputs(inputs, self.name)
-        return map_structure(self._convert_input, inputs)
+        return map_structure(self._convert_input,
+                             validation.check_layer_inputs(inputs, self.name))
 
     @staticmethod
     def _check_positional_args(rest):

@@ -264,7 +264,7 @@ def layer_input_array(x, layer_name):
 
 
 def check_layer_inputs(inputs, layer_name):
-    """A layer's inputs hold at least one value and no ``None``.
+    """``inputs`` if they hold at least one value and no ``None``.
 
     >>> check_layer_inputs([np.ones(2), None], "add")
     Traceback (most recent call last):
@@ -284,6 +284,7 @@ def check_layer_inputs(inputs, layer_name):
                 f"{type(None)}) as input for layer '{layer_name}'. Received: "
                 f"inputs={_describe(inputs)}"
             )
+    return inputs
 
 
 def weight_value(value, layer_name, variable):
