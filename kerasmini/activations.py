@@ -172,7 +172,7 @@ def get(identifier):
             f"Known activations: {sorted(ALL)}"
         )
     if isinstance(identifier, dict):
-        return serialization.deserialize_keras_object(identifier)
+        identifier = serialization.deserialize_keras_object(identifier)
     if callable(identifier):
         return identifier
     raise TypeError(

@@ -29,6 +29,7 @@ from kerasmini.backend.checks import checked_indices
 from kerasmini.backend.core import is_tensor
 from kerasmini.backend.masking import get_keras_mask
 from kerasmini.backend.naming import auto_name
+from kerasmini.engine import validation
 from kerasmini.saving import serialization
 
 _REDUCTIONS = ("sum_over_batch_size", "sum", "mean", "none", None)
@@ -127,6 +128,18 @@ def huber(y_true, y_pred, delta=1.0):
                     axis=-1)
 
 
+def _check_axis(loss, axis, y_pred, last_only=False):
+    """``axis`` names an axis of ``y_pred`` (the last one if ``last_only``)."""
+    rank = len(_shape(y_pred))
+    if not validation.is_int(axis) or not -rank <= axis < rank or (
+            last_only and axis % rank != rank - 1):
+        expected = "-1 (the last axis)" if last_only else f"an integer in [-{rank}, {rank})"
+        raise ValueError(
+            f"Loss `{loss}`: argument `axis` must be {expected} for `y_pred` of "
+            f"shape {_shape(y_pred)}. Received: axis={axis!r}"
+        )
+
+
 @keras_export("kerasmini.losses.binary_crossentropy")
 def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0,
                         axis=-1):
@@ -142,6 +155,7 @@ def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0,
     if not from_logits and _cached_logits(y_pred) is not None:
         y_pred, from_logits = _cached_logits(y_pred), True  # as Keras's TF backend
     y_true, y_pred = _regression_inputs("binary_crossentropy", y_true, y_pred)
+    _check_axis("binary_crossentropy", axis, y_pred)
     if label_smoothing:
         y_true = ops.add(ops.multiply(y_true, 1.0 - label_smoothing),
                          0.5 * label_smoothing)
@@ -194,6 +208,7 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
             f"have the same shape. Received: y_true.shape={_shape(y_true)}, "
             f"y_pred.shape={_shape(y_pred)}.{hint}"
         )
+    _check_axis("categorical_crossentropy", axis, y_pred)
     if label_smoothing:
         classes = _shape(y_pred)[axis]
         y_true = ops.add(ops.multiply(y_true, 1.0 - label_smoothing),
@@ -212,6 +227,7 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1):
     y_pred = _as_tensor(y_pred)
     y_true = _as_tensor(y_true)
     true_shape, pred_shape = _shape(y_true), _shape(y_pred)
+    _check_axis("sparse_categorical_crossentropy", axis, y_pred, last_only=True)
     if len(true_shape) == len(pred_shape) and true_shape[-1:] == (1,):
         y_true = ops.squeeze(y_true, -1)
         true_shape = true_shape[:-1]
@@ -404,6 +420,8 @@ class Huber(LossFunctionWrapper):
 
     def __init__(self, delta=1.0, reduction="sum_over_batch_size", name="huber_loss",
                  dtype=None):
+        delta = validation.check_float(delta, "delta", low=0, low_open=True,
+                                       owner="Huber")
         super().__init__(huber, reduction=reduction, name=name, dtype=dtype,
                          delta=delta)
         self.delta = delta
@@ -421,6 +439,8 @@ class BinaryCrossentropy(LossFunctionWrapper):
     def __init__(self, from_logits=False, label_smoothing=0.0, axis=-1,
                  reduction="sum_over_batch_size", name="binary_crossentropy",
                  dtype=None):
+        label_smoothing = validation.check_float(label_smoothing, "label_smoothing",
+                                                 low=0, high=1, owner="BinaryCrossentropy")
         super().__init__(binary_crossentropy, reduction=reduction, name=name,
                          dtype=dtype, from_logits=from_logits,
                          label_smoothing=label_smoothing, axis=axis)
@@ -441,6 +461,8 @@ class CategoricalCrossentropy(LossFunctionWrapper):
     def __init__(self, from_logits=False, label_smoothing=0.0, axis=-1,
                  reduction="sum_over_batch_size", name="categorical_crossentropy",
                  dtype=None):
+        label_smoothing = validation.check_float(label_smoothing, "label_smoothing",
+                                                 low=0, high=1, owner="CategoricalCrossentropy")
         super().__init__(categorical_crossentropy, reduction=reduction, name=name,
                          dtype=dtype, from_logits=from_logits,
                          label_smoothing=label_smoothing, axis=axis)

@@ -223,7 +223,84 @@ CASES = [
      ValueError, "dtype complex128"),
     ("set_weights_string", lambda: built_dense().set_weights(["a", "b"]), ValueError,
      "Received: 'a'"),
+    # --- more call inputs
+    ("activation_bool_input",
+     lambda: layers.Activation("softmax")(np.array([True, False])), TypeError,
+     "expects inputs of numbers, not booleans. Received: inputs of dtype bool"),
+    ("reshape_scalar_input", lambda: layers.Reshape((-1,))(np.float32(1.0)),
+     ValueError, r"expects inputs with a batch axis .*Received: inputs of shape \(\)"),
+    ("add_none_input", lambda: layers.Add()([np.ones((2, 3)), None]), ValueError,
+     "Got 'None' .* as input for layer 'add'"),
+    ("concatenate_no_inputs", lambda: layers.Concatenate()([]), ValueError,
+     r"Layer 'concatenate' received no input tensors. Received: inputs=\[\]"),
+    ("dropout_noise_shape_mismatch",
+     lambda: layers.Dropout(0.5, noise_shape=(None, 5))(np.ones((2, 3)), training=True),
+     ValueError, r"`noise_shape` must have the rank.*Received: noise_shape=\(None, 5\)"),
+    ("predict_on_batch_none", lambda: classifier().predict_on_batch(None), ValueError,
+     "Received: x=None"),
+    # --- more constructor arguments
+    ("dropout_noise_shape_string", lambda: layers.Dropout(0.5, noise_shape="a"),
+     ValueError, "argument `noise_shape` must be a tuple"),
+    ("dense_input_shape_float", lambda: layers.Dense(2, input_shape=1.5), ValueError,
+     "Dense: argument `input_shape` must be a tuple"),
+    ("global_pooling_keepdims", lambda: layers.GlobalAveragePooling2D(keepdims=None),
+     TypeError, "`keepdims` must be a boolean"),
+    ("lambda_arguments_string", lambda: layers.Lambda(lambda x: x, arguments="a"),
+     TypeError, "`arguments` must be a dict"),
+    ("sequential_layers_bool", lambda: keras.Sequential(True), TypeError,
+     "`layers` must be a list of layers. Received: layers=True"),
+    ("activation_bad_dict", lambda: layers.Dense(2, activation={"a": 1}), TypeError,
+     "Could not interpret activation function identifier"),
+    ("adam_beta_1_string", lambda: keras.optimizers.Adam(beta_1="a"), ValueError,
+     "Adam: argument `beta_1` must be a number in \\[0, 1\\). Received: beta_1='a'"),
+    ("adam_beta_1_one", lambda: keras.optimizers.Adam(beta_1=1), ValueError,
+     r"`beta_1` must be a number in \[0, 1\)\. Received: beta_1=1"),
+    ("adam_epsilon_tuple", lambda: keras.optimizers.Adam(epsilon=()), TypeError,
+     "`epsilon` must be a number >= 0"),
+    ("rmsprop_momentum_none", lambda: keras.optimizers.RMSprop(momentum=None),
+     TypeError, "RMSprop: argument `momentum` must be a number"),
+    ("rmsprop_rho_above_one", lambda: keras.optimizers.RMSprop(rho=2.0), ValueError,
+     "Received: rho=2.0"),
+    ("adagrad_initial_accumulator_string",
+     lambda: keras.optimizers.Adagrad(initial_accumulator_value="a"), ValueError,
+     "`initial_accumulator_value` must be a number >= 0"),
+    ("sgd_clipvalue_string", lambda: keras.optimizers.SGD(clipvalue="a"), ValueError,
+     "SGD: argument `clipvalue` must be a number"),
+    ("sgd_clipnorm_negative", lambda: keras.optimizers.SGD(clipnorm=-1.0), ValueError,
+     "`clipnorm` must be a number >= 0"),
+    ("compile_optimizer_dict", lambda: classifier().compile({}, "mse"), ValueError,
+     "Could not interpret optimizer identifier: {}"),
+    ("huber_delta_zero", lambda: keras.losses.Huber(delta=0), ValueError,
+     "Huber: argument `delta` must be a number > 0"),
+    ("crossentropy_label_smoothing_string",
+     lambda: keras.losses.CategoricalCrossentropy(label_smoothing="a"), ValueError,
+     "`label_smoothing` must be a number in"),
+    ("sparse_crossentropy_axis_zero", lambda: _loss_fit(
+        keras.losses.SparseCategoricalCrossentropy(axis=0), Y), ValueError,
+     r"argument `axis` must be -1 \(the last axis\).*Received: axis=0"),
+    ("binary_crossentropy_axis_too_big", lambda: _loss_fit(
+        keras.losses.BinaryCrossentropy(axis=5), np.ones((6, 3))), ValueError,
+     r"`axis` must be an integer in \[-2, 2\).*Received: axis=5"),
+    ("early_stopping_monitor_none", lambda: keras.callbacks.EarlyStopping(monitor=None),
+     TypeError, "`monitor` must be the name of a logged quantity"),
+    ("early_stopping_min_delta_none",
+     lambda: keras.callbacks.EarlyStopping(min_delta=None), TypeError,
+     "EarlyStopping: argument `min_delta` must be a number"),
+    ("early_stopping_baseline_string",
+     lambda: keras.callbacks.EarlyStopping(baseline="a"), ValueError,
+     "`baseline` must be a number"),
+    ("early_stopping_start_from_epoch_none",
+     lambda: keras.callbacks.EarlyStopping(start_from_epoch=None), TypeError,
+     "`start_from_epoch` must be an integer >= 0"),
+    ("lr_scheduler_none", lambda: keras.callbacks.LearningRateScheduler(None),
+     TypeError, "`schedule` must be a function"),
 ]
+
+
+def _loss_fit(loss, y):
+    model = classifier()
+    model.compile("sgd", loss)
+    return model.fit(X, y, verbose=0)
 
 
 def _compiled_with(**kwargs):
@@ -265,6 +342,17 @@ def test_nested_lists_of_numbers_are_data():
     history = model.fit([[1.0, 2.0, 3.0, 4.0]] * 6, list(Y), sample_weight=[1] * 6,
                         verbose=0)
     assert len(history.history["loss"]) == 1
+
+
+def test_a_metric_of_none_is_no_metric():
+    model = classifier()
+    model.compile("sgd", "sparse_categorical_crossentropy", metrics=[None, "acc"])
+    history = model.fit(X, Y, verbose=0)
+    assert sorted(history.history) == ["acc", "loss"]
+
+
+def test_empty_inputs_to_a_softmax_give_an_empty_output():
+    assert layers.Activation("softmax")(np.zeros((2, 0), "float32")).shape == (2, 0)
 
 
 def test_integral_floats_are_embedding_indices():

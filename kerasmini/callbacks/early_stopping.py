@@ -7,6 +7,7 @@ import numpy as np
 from kerasmini.api_export import keras_export
 from kerasmini.callbacks.callback import Callback
 from kerasmini.callbacks.monitor import _monitor_op
+from kerasmini.engine import validation
 
 
 @keras_export("kerasmini.callbacks.EarlyStopping")
@@ -33,13 +34,17 @@ class EarlyStopping(Callback):
                  start_from_epoch=0):
         super().__init__()
         self.monitor = monitor
-        self.patience = patience
+        self.patience = validation.check_int(patience, "patience", minimum=0,
+                                             owner="EarlyStopping")
         self.verbose = verbose
         self.mode = mode
-        self.baseline = baseline
+        self.baseline = None if baseline is None else validation.check_float(
+            baseline, "baseline", owner="EarlyStopping")
         self.restore_best_weights = restore_best_weights
-        self.start_from_epoch = start_from_epoch
+        self.start_from_epoch = validation.check_int(
+            start_from_epoch, "start_from_epoch", minimum=0, owner="EarlyStopping")
         self.monitor_op = _monitor_op(mode, monitor)
+        min_delta = validation.check_float(min_delta, "min_delta", owner="EarlyStopping")
         self.min_delta = abs(min_delta) * (1 if self.monitor_op is np.greater else -1)
 
     def on_train_begin(self, logs=None):

@@ -21,6 +21,12 @@ class LearningRateScheduler(Callback):
 
     def __init__(self, schedule, verbose=0):
         super().__init__()
+        if not callable(schedule):
+            raise TypeError(
+                "Argument `schedule` must be a function of the epoch (and the "
+                f"current learning rate). Received: schedule={schedule!r} (of type "
+                f"{type(schedule).__name__})"
+            )
         self.schedule = schedule
         self.verbose = verbose
 

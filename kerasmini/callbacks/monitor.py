@@ -11,6 +11,12 @@ import numpy as np
 
 
 def _monitor_op(mode, monitor):
+    if not isinstance(monitor, str):
+        raise TypeError(
+            "Argument `monitor` must be the name of a logged quantity, such as "
+            f"'val_loss'. Received: monitor={monitor!r} (of type "
+            f"{type(monitor).__name__})"
+        )
     if mode not in ("auto", "min", "max"):
         raise ValueError(
             f"Unknown mode: {mode!r}. Expected one of 'auto', 'min', 'max'."

@@ -126,12 +126,12 @@ class Layer(Module, Operation):
         self._batch_input_shape = None
         if "batch_input_shape" in kwargs:
             self._batch_input_shape = tuple(kwargs["batch_input_shape"])
-        elif "input_shape" in kwargs or "input_dim" in kwargs:
+        elif kwargs.get("input_shape") is not None or "input_dim" in kwargs:
             shape = kwargs.get("input_shape")
             if shape is None:
                 shape = (kwargs["input_dim"],)
-            if isinstance(shape, int):
-                shape = (shape,)
+            shape = validation.check_shape(shape, "input_shape",  # an int: one axis
+                                           owner=type(self).__name__)
             self._batch_input_shape = (kwargs.get("batch_size"),) + tuple(shape)
         signature = inspect.signature(self.call)
         self._call_has_training_arg = "training" in signature.parameters
@@ -522,6 +522,7 @@ class Layer(Module, Operation):
                 "Inputs to a layer should be tensors. Got 'None' (of type "
                 f"{type(None)}) as input for layer '{self.name}'."
             )
+        inputs = validation.check_layer_inputs(inputs, self.name)  # no None, not empty
         for leaf in flatten(inputs):  # Keras 3 takes arrays, not Python numbers
             if isinstance(leaf, (bool, int, float, complex)):
                 raise ValueError(

@@ -282,6 +282,8 @@ class CompileMetrics(metrics_module.Metric):
                 if ids is None:
                     continue
                 for identifier in ids if isinstance(ids, (list, tuple)) else [ids]:
+                    if identifier is None:  # no metric here, as in Keras
+                        continue
                     prefix = name if num_outputs > 1 else None
                     self._flat.append((prefix, get_metric(identifier, yt, yp), weighted))
         self.built = True

@@ -20,7 +20,7 @@ import numpy as np
 
 from kerasmini import tree
 from kerasmini.backend import random
-from kerasmini.engine import validation
+from kerasmini.engine import fit_checks, validation
 from kerasmini.utils.py_dataset import PyDataset
 
 
@@ -139,7 +139,7 @@ def train_validation_split(arrays, validation_split):
     ([0, 1, 2, 3, 4, 5, 6, 7], [8, 9])
     """
     validation.check_float(validation_split, "validation_split")
-    arrays = tuple(validation.data_leaves(part, name) for part, name in
+    arrays = tuple(fit_checks.data_leaves(part, name) for part, name in
                    zip(arrays, ("x", "y", "sample_weight")))
     if not 0 < validation_split < 1:
         raise ValueError(
@@ -184,13 +184,13 @@ class EpochIterator:
                  class_weight=None, steps_per_epoch=None, allow_empty=False):
         if x is None:
             raise ValueError("Expected input data `x`. Received: x=None")
-        x = validation.data_leaves(x, "x")
-        y = validation.data_leaves(y, "y")
-        sample_weight = validation.data_leaves(sample_weight, "sample_weight")
+        x = fit_checks.data_leaves(x, "x")
+        y = fit_checks.data_leaves(y, "y")
+        sample_weight = fit_checks.data_leaves(sample_weight, "sample_weight")
         check_data_cardinality(x, y, sample_weight)
-        validation.check_sample_weight_shape(y, sample_weight)
+        fit_checks.check_sample_weight_shape(y, sample_weight)
         if class_weight is not None:
-            validation.check_class_weight(class_weight)
+            fit_checks.check_class_weight(class_weight)
             if y is None:
                 raise ValueError("`class_weight` needs targets `y`. Received: y=None")
             weights = class_weight_to_sample_weights(y, class_weight)
@@ -203,7 +203,7 @@ class EpochIterator:
         self.data = pack_x_y_sample_weight(x, y, sample_weight)
         self.num_samples = len(flat_arrays(x)[0])
         if not allow_empty:
-            validation.check_not_empty(self.num_samples, x, "fit` and `evaluate")
+            fit_checks.check_not_empty(self.num_samples, x, "fit` and `evaluate")
         self.batch_size = batch_size or 32
         self.shuffle = shuffle
         # no samples (predict only): one empty batch, so outputs have a shape
@@ -236,7 +236,7 @@ def _as_batch(batch, class_weight=None):
     """A batch from Python code as a tuple of arrays; ``class_weight`` turned
     into (or multiplied into) its sample weights."""
     batch = tuple(batch) if isinstance(batch, (tuple, list)) else (batch,)
-    batch = tuple(validation.data_leaves(part, name)
+    batch = tuple(fit_checks.data_leaves(part, name)
                   for part, name in zip(batch, ("x", "y", "sample_weight")))
     if class_weight is not None:
         x, y, sample_weight = unpack_x_y_sample_weight(batch)
@@ -361,7 +361,9 @@ def single_batch(x, y=None, sample_weight=None, class_weight=None, allow_empty=F
     >>> [a.shape for a in single_batch(np.zeros((3, 2)), np.zeros(3))]
     [(3, 2), (3,)]
     """
-    x = validation.data_leaves(x, "x")
+    if x is None:
+        raise ValueError("Expected input data `x`. Received: x=None")
+    x = fit_checks.data_leaves(x, "x")
     batches = EpochIterator(x, y, sample_weight, batch_size=max(1, batch_size_of(x)),
                             class_weight=class_weight, allow_empty=allow_empty)
     return next(iter(batches))[1]

@@ -54,6 +54,11 @@ class Sequential(Functional):
         self._stack = []  # every layer, the InputLayer first if there is one
         self.built = False
         self._graph_ready = False
+        if layers is not None and not isinstance(layers, (list, tuple)):
+            raise TypeError(
+                "Argument `layers` must be a list of layers. Received: "
+                f"layers={layers!r} (of type {type(layers).__name__})"
+            )
         for layer in layers or []:
             self.add(layer)
 

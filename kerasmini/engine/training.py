@@ -26,7 +26,7 @@ from kerasmini.backend.graph import function
 from kerasmini.backend.naming import auto_name, name_scope
 from kerasmini.backend.tape import GradientTape
 from kerasmini.callbacks import CallbackList, pythonify_logs
-from kerasmini.engine import data_adapter, validation
+from kerasmini.engine import data_adapter, fit_checks
 from kerasmini.engine.base_layer import Layer
 from kerasmini.engine.compile_utils import CompileLoss, CompileMetrics
 from kerasmini.saving import serialization
@@ -388,7 +388,7 @@ class Model(Layer):
         ``verbose``: 0 silent, 1 (``"auto"``) progress bar, 2 one line per epoch.
         """
         self._assert_compile_called()
-        validation_data = validation.check_fit_arguments(
+        validation_data = fit_checks.check_fit_arguments(
             epochs, initial_epoch, shuffle, verbose, validation_freq, steps_per_epoch,
             class_weight, validation_data)
         if validation_split and validation_data is None:
@@ -456,7 +456,7 @@ class Model(Layer):
         ``return_dict=True`` a dict.
         """
         self._assert_compile_called()
-        validation.check_steps_and_verbose("evaluate", steps, verbose)
+        fit_checks.check_steps_and_verbose("evaluate", steps, verbose)
         batches = data_adapter.epoch_iterator(x, y, sample_weight, batch_size=batch_size,
                                               steps_per_epoch=steps)
         callbacks = self._callbacks(callbacks, verbose, batches.num_batches)
@@ -491,7 +491,7 @@ class Model(Layer):
 
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
         """Outputs for ``x``, computed batch by batch with ``training=False``."""
-        validation.check_steps_and_verbose("predict", steps, verbose)
+        fit_checks.check_steps_and_verbose("predict", steps, verbose)
         batches = data_adapter.epoch_iterator(x, batch_size=batch_size,
                                              steps_per_epoch=steps, allow_empty=True)
         callbacks = self._callbacks(callbacks, verbose, batches.num_batches)

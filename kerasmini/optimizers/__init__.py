@@ -36,8 +36,10 @@ def get(identifier):
     if isinstance(identifier, Optimizer):
         return identifier
     if isinstance(identifier, dict):
-        return serialization.deserialize_keras_object(identifier)
-    if isinstance(identifier, str):
+        optimizer = serialization.deserialize_keras_object(identifier)
+        if isinstance(optimizer, Optimizer):
+            return optimizer
+    elif isinstance(identifier, str):
         cls = ALL_OBJECTS_DICT.get(identifier) or ALL_OBJECTS_DICT.get(identifier.lower())
         if cls is not None:
             return cls()

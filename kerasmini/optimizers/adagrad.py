@@ -36,8 +36,9 @@ class Adagrad(Optimizer):
     def __init__(self, learning_rate=0.001, initial_accumulator_value=0.1,
                  epsilon=1e-7, name="adagrad", **kwargs):
         super().__init__(learning_rate=learning_rate, name=name, **kwargs)
-        self.initial_accumulator_value = initial_accumulator_value
-        self.epsilon = epsilon
+        self.initial_accumulator_value = self._checked(
+            initial_accumulator_value, "initial_accumulator_value", low=0)
+        self.epsilon = self._checked(epsilon, "epsilon", low=0)
 
     def build(self, var_list):
         super().build(var_list)

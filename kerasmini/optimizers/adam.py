@@ -119,9 +119,10 @@ class Adam(Optimizer):
     def __init__(self, learning_rate=0.001, beta_1=0.9, beta_2=0.999,
                  epsilon=1e-7, amsgrad=False, name="adam", **kwargs):
         super().__init__(learning_rate=learning_rate, name=name, **kwargs)
-        self.beta_1 = beta_1
-        self.beta_2 = beta_2
-        self.epsilon = epsilon
+        # 1 would divide by zero in the bias correction, 1 - beta_1**t
+        self.beta_1 = self._checked(beta_1, "beta_1", low=0, high=1, high_open=True)
+        self.beta_2 = self._checked(beta_2, "beta_2", low=0, high=1, high_open=True)
+        self.epsilon = self._checked(epsilon, "epsilon", low=0)
         self.amsgrad = amsgrad
 
     def build(self, var_list):

@@ -32,6 +32,7 @@ from kerasmini.api_export import keras_export
 from kerasmini.backend import config, ops
 from kerasmini.backend.naming import auto_name, name_scope
 from kerasmini.backend.variables import Variable
+from kerasmini.engine import validation
 from kerasmini.optimizers.schedules import LearningRateSchedule
 from kerasmini.saving import serialization
 
@@ -73,10 +74,11 @@ class Optimizer:
                 f"global_clipnorm={global_clipnorm}"
             )
         self.name = name or auto_name(type(self).__name__)
-        self.weight_decay = weight_decay
-        self.clipnorm = clipnorm
-        self.clipvalue = clipvalue
-        self.global_clipnorm = global_clipnorm
+        self.weight_decay = self._checked(weight_decay, "weight_decay", True, low=0)
+        self.clipnorm = self._checked(clipnorm, "clipnorm", True, low=0)
+        self.clipvalue = self._checked(clipvalue, "clipvalue", True, low=0)
+        self.global_clipnorm = self._checked(global_clipnorm, "global_clipnorm", True,
+                                             low=0)
         self.built = False
         self._variables = []
         self._trainable_variables = []
@@ -101,6 +103,14 @@ class Optimizer:
                                                name="learning_rate",
                                                dtype=config.floatx(), trainable=False)
             self._variables.append(self._learning_rate)
+
+    def _checked(self, value, name, allow_none=False, **bounds):
+        """A hyperparameter as a float (or ``None`` if allowed), or a clear
+        ``ValueError``/``TypeError`` naming the optimizer and the argument."""
+        if value is None and allow_none:
+            return None
+        return validation.check_float(value, name, owner=f"{type(self).__name__}",
+                                      **bounds)
 
     # ----------------------------------------------------------------- state
     @property

@@ -40,9 +40,9 @@ class RMSprop(Optimizer):
     def __init__(self, learning_rate=0.001, rho=0.9, momentum=0.0, epsilon=1e-7,
                  centered=False, name="rmsprop", **kwargs):
         super().__init__(learning_rate=learning_rate, name=name, **kwargs)
-        self.rho = rho
-        self.momentum = momentum
-        self.epsilon = epsilon
+        self.rho = self._checked(rho, "rho", low=0, high=1)
+        self.momentum = self._checked(momentum, "momentum", low=0, high=1)
+        self.epsilon = self._checked(epsilon, "epsilon", low=0)
         self.centered = centered
 
     def build(self, var_list):

@@ -7,6 +7,7 @@ array([[0., 2.]], dtype=float32)
 
 from kerasmini import activations
 from kerasmini.api_export import keras_export
+from kerasmini.backend import ops
 from kerasmini.engine.base_layer import Layer
 
 
@@ -25,6 +26,13 @@ class Activation(Layer):
         self.activation = activations.get(activation)
 
     def call(self, inputs):
+        if inputs.dtype == bool:  # NumPy has no `-x` for booleans
+            raise TypeError(
+                f"Layer '{self.name}' expects inputs of numbers, not booleans. "
+                f"Received: inputs of dtype bool and shape {tuple(inputs.shape)}"
+            )
+        if 0 in inputs.shape:  # nothing to compute (a softmax has no maximum)
+            return ops.cast(inputs, self.dtype)
         return self.activation(inputs)
 
     def compute_output_shape(self, input_shape):

@@ -14,6 +14,7 @@ identity. ``training`` reaches it from the outermost call (``fit`` passes
 
 from kerasmini.api_export import keras_export
 from kerasmini.backend import ops
+from kerasmini.engine import validation
 from kerasmini.engine.base_layer import Layer
 
 
@@ -41,6 +42,9 @@ class Dropout(Layer):
                 f"value between 0 and 1. Received: rate={rate}"
             )
         self.rate = float(rate)
+        if noise_shape is not None:
+            noise_shape = validation.check_shape(noise_shape, "noise_shape",
+                                                 owner=f"Dropout '{self.name}'")
         self.noise_shape = noise_shape
         self.seed = seed
 
@@ -48,6 +52,14 @@ class Dropout(Layer):
         if not training or self.rate == 0:
             return inputs
         shape = self.noise_shape or inputs.shape
+        if len(shape) != len(inputs.shape) or any(
+                d is not None and d not in (1, s) for d, s in zip(shape, inputs.shape)):
+            raise ValueError(
+                f"Layer '{self.name}': `noise_shape` must have the rank of the "
+                "inputs, each entry None, 1 or the input's size on that axis. "
+                f"Received: noise_shape={self.noise_shape} for inputs of shape "
+                f"{tuple(inputs.shape)}"
+            )
         shape = tuple(d if d is not None else s for d, s in zip(shape, inputs.shape))
         keep = ops.greater_equal(ops.random_uniform(shape, dtype=inputs.dtype), self.rate)
         mask = ops.cast(keep, inputs.dtype)

@@ -46,6 +46,12 @@ class Lambda(Layer):
             )
         self.function = function
         self._output_shape = output_shape
+        if arguments is not None and not isinstance(arguments, dict):
+            raise TypeError(
+                "Argument `arguments` must be a dict of keyword arguments for "
+                f"`function`. Received: arguments={arguments!r} (of type "
+                f"{type(arguments).__name__})"
+            )
         self.arguments = dict(arguments or {})
 
     def call(self, inputs):

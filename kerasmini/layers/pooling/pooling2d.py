@@ -107,7 +107,8 @@ class GlobalAveragePooling2D(Layer):
         validation.check_choice(data_format, "data_format", (None, "channels_last"),
                                 owner="GlobalAveragePooling2D (kerasmini: channels last only)")
         self.data_format = "channels_last"
-        self.keepdims = keepdims
+        self.keepdims = validation.check_bool(keepdims, "keepdims",
+                                              owner="GlobalAveragePooling2D")
         self.input_spec = InputSpec(ndim=4)
 
     def call(self, inputs):

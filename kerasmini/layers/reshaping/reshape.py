@@ -41,6 +41,11 @@ class Reshape(Layer):
         self.target_shape = target_shape
 
     def _resolve(self, input_shape):
+        if not input_shape:
+            raise ValueError(
+                f"Layer '{self.name}' expects inputs with a batch axis (rank >= 1). "
+                f"Received: inputs of shape {tuple(input_shape)}"
+            )
         rest = input_shape[1:]
         if None in rest:
             return tuple(None if d == -1 else d for d in self.target_shape)

@@ -1,0 +1,324 @@
+"""Fuzzing bad input: whatever a user passes, no NumPy error reaches them.
+
+Hypothesis draws bad values (wrong shapes and ranks, strings, objects,
+``None``, NaN, negative, fractional and huge sizes, ragged lists, empty
+arrays) for constructor arguments (of layers, ``Input``, optimizers, losses
+and callbacks), layer inputs, the arguments of ``compile`` and the arguments
+and data of ``fit``/``evaluate``/``predict``, ``set_weights`` and labels. Each call may
+succeed, or raise a ``ValueError``/``TypeError`` from a ``raise`` statement
+of kerasmini; anything else fails the test: an exception raised inside NumPy
+or by a bare Python conversion in kerasmini, an ``IndexError``,
+``AttributeError``, ``KeyError``... The runs are derandomized, so CI sees
+the same examples every time.
+"""
+
+import warnings
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import strategies as st
+from test_errors import assert_raised_by_kerasmini
+
+import kerasmini as keras
+from kerasmini import backend, layers
+from kerasmini.saving.weight_budget import weight_budget
+
+FUZZ = settings(max_examples=40, deadline=None, derandomize=True, database=None,
+                suppress_health_check=[HealthCheck.too_slow,
+                                       HealthCheck.function_scoped_fixture])
+# the tests parametrized over many (class, argument) pairs draw fewer examples
+# each, which keeps the whole file under 15 seconds
+FUZZ_EACH = settings(FUZZ, max_examples=25)
+
+
+def no_raw_errors(run):
+    """Run ``run()``: success or a clean kerasmini ValueError/TypeError.
+
+    Weights are capped at 64 MB (the cap ``load_model`` uses against hostile
+    files), so ``Dense(10**9)`` is refused instead of filling the memory.
+    """
+    with warnings.catch_warnings(), weight_budget(1 << 26):
+        warnings.simplefilter("ignore")  # overflow on huge values is fine
+        try:
+            run()
+        except Exception:  # noqa: BLE001 (every exception is checked below)
+            excinfo = pytest.ExceptionInfo.from_current()
+        else:
+            return
+    assert isinstance(excinfo.value, (ValueError, TypeError)), (
+        f"{excinfo.typename}: {excinfo.value}")
+    assert_raised_by_kerasmini(excinfo)
+
+
+# ------------------------------------------------------------ strategies
+scalars = st.one_of(
+    st.none(), st.booleans(), st.text(max_size=3),
+    st.integers(-(2 ** 40), 2 ** 40), st.integers(-3, 5),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.just(object()), st.just(()), st.just([]), st.just({}),
+)
+small_tuples = st.lists(st.one_of(st.integers(-2, 4), st.none(), st.floats(-2, 4),
+                                  st.text(max_size=1)),
+                        max_size=3).map(tuple)
+bad_args = st.one_of(scalars, small_tuples)
+
+shapes = st.lists(st.integers(0, 4), min_size=0, max_size=4).map(tuple)
+dtypes = st.sampled_from(["float32", "float64", "int64", "int8", "bool", "U1",
+                          "object", "complex64"])
+
+
+@st.composite
+def arrays(draw):
+    shape = draw(shapes)
+    dtype = draw(dtypes)
+    size = int(np.prod(shape))
+    values = draw(st.lists(st.one_of(st.integers(-3, 12), st.floats(-3, 12),
+                                     st.just(float("nan"))),
+                           min_size=size, max_size=size))
+    array = np.array(values, dtype="float64").reshape(shape)
+    if dtype in ("U1", "object"):
+        return array.astype(dtype)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        return array.astype(dtype)
+
+
+ragged = st.lists(st.lists(st.floats(-1, 1), max_size=3), min_size=2,
+                  max_size=3).filter(lambda rows: len({len(r) for r in rows}) > 1)
+data = st.one_of(arrays(), ragged, scalars,
+                 st.lists(st.lists(st.floats(-1, 1), min_size=4, max_size=4),
+                          min_size=1, max_size=3))
+
+
+# ------------------------------------------------------- constructor args
+CONSTRUCTORS = [
+    (layers.Dense, {"units": 2}, ["units", "activation", "use_bias"],
+     (2, 3)),
+    (layers.Dropout, {"rate": 0.5}, ["rate", "noise_shape"], (2, 3)),
+    (layers.Conv2D, {"filters": 2, "kernel_size": 2},
+     ["filters", "kernel_size", "strides", "padding", "dilation_rate"], (1, 5, 5, 1)),
+    (layers.MaxPooling2D, {}, ["pool_size", "strides", "padding"], (1, 4, 4, 1)),
+    (layers.AveragePooling2D, {}, ["pool_size", "strides", "padding"], (1, 4, 4, 1)),
+    (layers.Embedding, {"input_dim": 10, "output_dim": 2},
+     ["input_dim", "output_dim"], (2, 3)),
+    (layers.BatchNormalization, {}, ["axis", "momentum", "epsilon"], (2, 3)),
+    (layers.Reshape, {"target_shape": (3,)}, ["target_shape"], (2, 3)),
+    (layers.Flatten, {}, ["data_format"], (2, 3)),
+    (layers.Concatenate, {}, ["axis"], None),
+    (layers.Activation, {"activation": "relu"}, ["activation"], (2, 3)),
+]
+CONSTRUCTOR_ARGS = [(cls, base, arg, shape) for cls, base, args, shape in CONSTRUCTORS
+                    for arg in args]
+
+
+@pytest.mark.parametrize("cls, base, arg, shape", CONSTRUCTOR_ARGS,
+                         ids=[f"{c.__name__}-{a}" for c, _, a, _ in CONSTRUCTOR_ARGS])
+@FUZZ_EACH
+@given(value=bad_args)
+def test_constructor_arguments(cls, base, arg, shape, value):
+    def run():
+        layer = cls(**{**base, arg: value})
+        if shape is None:  # a merge layer takes a list
+            layer([np.ones((2, 3), "float32"), np.ones((2, 3), "float32")])
+        else:
+            layer(np.ones(shape, "float32"), training=True)
+
+    backend.clear_session()
+    no_raw_errors(run)
+
+
+def test_input_arguments():
+    @FUZZ
+    @given(shape=bad_args, batch_size=bad_args)
+    def check(shape, batch_size):
+        no_raw_errors(lambda: keras.Input(shape=shape, batch_size=batch_size))
+
+    check()
+
+
+# ------------------------------------------------------------ call inputs
+def call_layers():
+    conv = layers.Conv2D(2, 2)
+    return [layers.Dense(2), layers.Embedding(10, 2), layers.BatchNormalization(),
+            layers.Flatten(), layers.Reshape((-1,)), layers.Dropout(0.5), conv,
+            layers.MaxPooling2D(), layers.GlobalAveragePooling2D(),
+            layers.Activation("softmax")]
+
+
+@FUZZ
+@given(x=data, index=st.integers(0, 9), training=st.booleans())
+def test_layer_call_inputs(x, index, training):
+    layer = call_layers()[index]
+    no_raw_errors(lambda: layer(x, training=training))
+
+
+@FUZZ
+@given(x=data, y=data)
+def test_merge_layer_inputs(x, y):
+    no_raw_errors(lambda: layers.Add()([x, y]))
+    no_raw_errors(lambda: layers.Concatenate()([x, y]))
+
+
+# ---------------------------------------------- fit / evaluate / predict
+def classifier(loss):
+    inputs = keras.Input(shape=(4,))
+    model = keras.Model(inputs, layers.Dense(3, activation="softmax")(inputs))
+    model.compile("sgd", loss)
+    return model
+
+
+GOOD_X = np.random.default_rng(0).random((6, 4)).astype("float32")
+GOOD_Y = np.array([0, 1, 2, 0, 1, 2])
+
+
+@FUZZ
+@given(x=data, y=data, loss=st.sampled_from(["sparse_categorical_crossentropy",
+                                             "categorical_crossentropy", "mse"]))
+def test_fit_evaluate_predict_data(x, y, loss):
+    model = classifier(loss)
+    no_raw_errors(lambda: model.fit(x, y, verbose=0))
+    no_raw_errors(lambda: model.evaluate(x, y, verbose=0))
+    no_raw_errors(lambda: model.predict(x, verbose=0))
+    no_raw_errors(lambda: model.train_on_batch(x, y))
+
+
+ARGUMENTS = ["batch_size", "epochs", "validation_split", "shuffle", "verbose",
+             "sample_weight", "class_weight", "validation_data", "initial_epoch",
+             "steps_per_epoch", "validation_freq", "callbacks"]
+
+
+@FUZZ
+@given(arg=st.sampled_from(ARGUMENTS), value=st.one_of(bad_args, data))
+def test_fit_arguments(arg, value):
+    # a valid but large number of epochs is only slow
+    assume(not (arg == "epochs" and isinstance(value, int) and value > 3))
+    model = classifier("sparse_categorical_crossentropy")
+    extra = {"verbose": 0} if arg != "verbose" else {}
+    if arg == "validation_freq":
+        extra["validation_data"] = (GOOD_X, GOOD_Y)
+    no_raw_errors(lambda: model.fit(GOOD_X, GOOD_Y, **{arg: value}, **extra))
+
+
+@FUZZ
+@given(arg=st.sampled_from(["batch_size", "steps", "verbose"]), value=bad_args)
+def test_evaluate_and_predict_arguments(arg, value):
+    model = classifier("sparse_categorical_crossentropy")
+    extra = {"verbose": 0} if arg != "verbose" else {}
+    no_raw_errors(lambda: model.evaluate(GOOD_X, GOOD_Y, **{arg: value}, **extra))
+    no_raw_errors(lambda: model.predict(GOOD_X, **{arg: value}, **extra))
+
+
+# ------------------------------------------------------- labels, weights
+labels = st.lists(st.one_of(st.integers(-5, 8), st.integers(-(2 ** 40), 2 ** 40),
+                            st.floats(allow_nan=True, allow_infinity=True),
+                            st.text(max_size=1)),
+                  min_size=6, max_size=6)
+
+
+@FUZZ
+@given(y=labels, batch_size=st.integers(1, 6))
+def test_sparse_labels(y, batch_size):
+    model = classifier("sparse_categorical_crossentropy")
+    no_raw_errors(lambda: model.fit(GOOD_X, y, batch_size=batch_size, verbose=0))
+
+
+@FUZZ
+@given(indices=arrays())
+def test_embedding_indices(indices):
+    no_raw_errors(lambda: layers.Embedding(10, 2)(indices))
+
+
+@FUZZ
+@given(weights=st.one_of(bad_args, st.lists(st.one_of(data, scalars), max_size=3)))
+def test_set_weights(weights):
+    layer = layers.Dense(2)
+    layer.build((None, 3))
+    no_raw_errors(lambda: layer.set_weights(weights))
+
+
+# ------------------------------------- optimizers, losses, callbacks, compile
+OPTIMIZER_ARGS = [
+    (keras.optimizers.SGD, ["learning_rate", "momentum", "weight_decay", "clipnorm",
+                            "clipvalue", "global_clipnorm"]),
+    (keras.optimizers.Adam, ["beta_1", "beta_2", "epsilon"]),
+    (keras.optimizers.RMSprop, ["rho", "momentum", "epsilon"]),
+    (keras.optimizers.Adagrad, ["initial_accumulator_value", "epsilon"]),
+]
+OPTIMIZER_CASES = [(cls, arg) for cls, args in OPTIMIZER_ARGS for arg in args]
+
+
+@pytest.mark.parametrize("cls, arg", OPTIMIZER_CASES,
+                         ids=[f"{c.__name__}-{a}" for c, a in OPTIMIZER_CASES])
+@FUZZ_EACH
+@given(value=bad_args)
+def test_optimizer_arguments(cls, arg, value):
+    def run():
+        variable = backend.Variable(np.ones((2, 3), "float32"))
+        cls(**{arg: value}).apply([np.ones((2, 3), "float32")], [variable])
+
+    no_raw_errors(run)
+
+
+LOSSES = [
+    (keras.losses.SparseCategoricalCrossentropy, ["from_logits", "axis"], "sparse"),
+    (keras.losses.CategoricalCrossentropy, ["label_smoothing", "axis"], "dense"),
+    (keras.losses.BinaryCrossentropy, ["label_smoothing", "axis"], "dense"),
+    (keras.losses.Huber, ["delta"], "dense"),
+    (keras.losses.MeanSquaredError, ["reduction"], "dense"),
+]
+LOSS_CASES = [(cls, arg, kind) for cls, args, kind in LOSSES for arg in args]
+
+
+@pytest.mark.parametrize("cls, arg, kind", LOSS_CASES,
+                         ids=[f"{c.__name__}-{a}" for c, a, _ in LOSS_CASES])
+@FUZZ_EACH
+@given(value=bad_args)
+def test_loss_arguments(cls, arg, kind, value):
+    y_pred = np.full((4, 3), 1 / 3, "float32")
+    y_true = np.array([0, 1, 2, 0]) if kind == "sparse" else np.eye(3)[[0, 1, 2, 0]]
+    no_raw_errors(lambda: cls(**{arg: value})(y_true, y_pred))
+
+
+CALLBACKS = [
+    (keras.callbacks.EarlyStopping, ["monitor", "min_delta", "patience", "mode",
+                                     "baseline", "start_from_epoch"]),
+    (keras.callbacks.LearningRateScheduler, ["schedule"]),
+]
+CALLBACK_CASES = [(cls, arg) for cls, args in CALLBACKS for arg in args]
+
+
+@pytest.mark.parametrize("cls, arg", CALLBACK_CASES,
+                         ids=[f"{c.__name__}-{a}" for c, a in CALLBACK_CASES])
+@FUZZ_EACH
+@given(value=bad_args)
+def test_callback_arguments(cls, arg, value):
+    base = {"schedule": lambda epoch: 0.1} if arg != "schedule" and \
+        cls is keras.callbacks.LearningRateScheduler else {}
+    model = classifier("sparse_categorical_crossentropy")
+
+    def run():
+        callback = cls(**{**base, arg: value})
+        callback.set_model(model)
+        callback.on_train_begin()
+        for epoch in range(2):
+            callback.on_epoch_begin(epoch)
+            callback.on_epoch_end(epoch, {"val_loss": 0.5 - epoch, "loss": 1.0})
+        callback.on_train_end()
+
+    no_raw_errors(run)
+
+
+@FUZZ
+@given(arg=st.sampled_from(["optimizer", "loss", "metrics", "loss_weights"]),
+       value=st.one_of(bad_args, st.lists(scalars, max_size=2)))
+def test_compile_arguments(arg, value):
+    model = classifier("sparse_categorical_crossentropy")
+
+    def run():
+        kwargs = {"optimizer": "sgd", "loss": "sparse_categorical_crossentropy",
+                  arg: value}
+        model.compile(**kwargs)
+        model.train_on_batch(GOOD_X, GOOD_Y)
+
+    no_raw_errors(run)
