@@ -30,6 +30,10 @@ def load_results(path=RESULTS) -> dict:
     return json.loads(Path(path).read_text())
 
 
+def _count(n, noun):
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
 @dataclass(frozen=True)
 class Verified:
     """One chapter's parity figures, shown as a sentence (Markdown and text).
@@ -40,6 +44,11 @@ class Verified:
     Verified against Keras 3.15.1 (torch backend) by `make parity`: this
     chapter's 2 scenarios (9 observations) run in kerasmini and in Keras,
     and all behave the same.
+    >>> print(Verified(14, "3.15.1", "torch", scenarios=1, equal=1,
+    ...                observations=4))  # doctest: +NORMALIZE_WHITESPACE
+    Verified against Keras 3.15.1 (torch backend) by `make parity`: this
+    chapter's 1 scenario (4 observations) runs in kerasmini and in Keras,
+    and it behaves the same.
     """
 
     chapter: int
@@ -53,11 +62,15 @@ class Verified:
     def sentences(self) -> list:
         same = ("all behave the same" if self.equal == self.scenarios
                 else f"{self.equal} behave the same")
+        scenarios = _count(self.scenarios, "scenario")
+        observations = _count(self.observations, "observation")
+        same = same if self.scenarios > 1 else (
+            "it behaves the same" if self.equal == 1 else "it differs")
         lines = [
             f"Verified against Keras {self.keras_version} ({self.backend} "
-            f"backend) by `make parity`: this chapter's {self.scenarios} "
-            f"scenarios ({self.observations} observations) run in kerasmini "
-            f"and in Keras, and {same}."
+            f"backend) by `make parity`: this chapter's {scenarios} "
+            f"({observations}) {'run' if self.scenarios > 1 else 'runs'} in "
+            f"kerasmini and in Keras, and {same}."
         ]
         if self.known:
             lines.append("Different on purpose, and checked to stay different:")
