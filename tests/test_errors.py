@@ -358,3 +358,20 @@ def test_empty_inputs_to_a_softmax_give_an_empty_output():
 def test_integral_floats_are_embedding_indices():
     out = layers.Embedding(10, 2)(np.array([[1.0, 9.0]], "float32"))
     assert out.shape == (1, 2, 2)
+
+
+@pytest.mark.parametrize("dtype", ["int8", "int32", "int64", "uint8", "uint64",
+                                   "float32", "float64"])
+def test_label_check_takes_good_labels_and_names_the_first_bad_one(dtype):
+    from kerasmini.backend.checks import checked_indices
+
+    good = np.array([[0, 2], [1, 2]], dtype=dtype)[:, ::-1]  # not contiguous
+    np.testing.assert_array_equal(checked_indices(good, size=3, what="Labels"),
+                                  good.astype("int64"))
+    assert checked_indices(good, size=3, what="Labels").dtype == np.int64
+    bad_values = [3, 100] + ([-1] if dtype[0] in "if" else [])
+    for bad in bad_values:
+        labels = np.array([0, bad, 1]).astype(dtype)
+        with pytest.raises(ValueError, match=rf"Labels must be integers in \[0, 3\)\. "
+                                             rf"Received: {bad} \(in an array"):
+            checked_indices(labels, size=3, what="Labels")

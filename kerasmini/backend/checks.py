@@ -24,7 +24,11 @@ from kerasmini.backend.core import Primitive
 
 def _checked_indices(x, size, what):
     x = np.asarray(x)
-    if x.dtype.kind in "biuf":  # the fast path of every good batch: 2-4 NumPy calls
+    if x.dtype.kind in "iu":  # the fast path of integer labels: one reduction
+        # read as unsigned, a negative label is huge, so one max finds both ends
+        if not x.size or x.view(f"u{x.dtype.itemsize}").max() < size:
+            return x.astype("int64", copy=False)
+    elif x.dtype.kind in "bf":  # floats: 3-4 NumPy calls
         if not x.size:
             return x.astype("int64", copy=False)
         low, high = x.min(), x.max()  # NaN fails both comparisons
