@@ -289,3 +289,24 @@ def test_conv2d_transpose_rejects_bad_arguments():
                                output_padding=0)(keras.Input((5, 4, 1)))
     with pytest.raises(ValueError, match="expected ndim=4"):
         layers.Conv2DTranspose(2, 3)(keras.Input((5, 1)))
+
+
+def test_conv2d_facts_from_keras():
+    # Keras 3.15.1: Conv2D(4, 3) on (None, 6, 6, 2); the same config keys as
+    # Conv1D (activity_regularizer included, which kerasmini's Conv2D once left out)
+    layer = layers.Conv2D(4, 3, activity_regularizer="l2")
+    assert layer(keras.Input((6, 6, 2))).shape == (None, 4, 4, 4)
+    assert [(w.path, w.shape) for w in layer.weights] == [
+        ("conv2d/kernel", (3, 3, 2, 4)), ("conv2d/bias", (4,))]
+    config = layer.get_config()
+    assert sorted(config) == sorted(layers.Conv1D(4, 3).get_config())
+    copy = layers.Conv2D.from_config(config)
+    assert type(copy.activity_regularizer).__name__ == "L2"
+    assert copy.input_spec.min_ndim == 4
+
+
+def test_transposed_kernel_swaps_the_channel_axes():
+    layer = layers.Conv2DTranspose(5, 2)
+    layer.build((None, 4, 4, 3))
+    assert layer.kernel.shape == (2, 2, 5, 3)
+    assert layer.input_spec.ndim == 4 and layer.input_spec.axes == {-1: 3}

@@ -18,11 +18,10 @@ left only, so output ``t`` sees inputs up to ``t`` and no further.
 
 import numpy as np
 
-from kerasmini import activations, constraints, initializers, regularizers
 from kerasmini.api_export import keras_export
 from kerasmini.backend import nn, ops
-from kerasmini.engine.base_layer import Layer
 from kerasmini.engine.input_spec import InputSpec
+from kerasmini.layers.convolutional.base_conv import BaseConv
 from kerasmini.layers.convolutional.conv2d import conv_output_length
 
 
@@ -60,7 +59,7 @@ def check_data_format(data_format):
 
 
 @keras_export("kerasmini.layers.Conv1D")
-class Conv1D(Layer):
+class Conv1D(BaseConv):
     """A 1D convolution layer (channels last).
 
     Args:
@@ -84,12 +83,14 @@ class Conv1D(Layer):
                  bias_initializer="zeros", kernel_regularizer=None,
                  bias_regularizer=None, activity_regularizer=None,
                  kernel_constraint=None, bias_constraint=None, **kwargs):
-        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
-        if not isinstance(filters, int) or isinstance(filters, bool) or filters <= 0:
-            raise ValueError(
-                "Invalid value for argument `filters`. Expected a strictly positive "
-                f"value. Received filters={filters}."
-            )
+        super().__init__(filters, activation=activation, use_bias=use_bias,
+                         kernel_initializer=kernel_initializer,
+                         bias_initializer=bias_initializer,
+                         kernel_regularizer=kernel_regularizer,
+                         bias_regularizer=bias_regularizer,
+                         activity_regularizer=activity_regularizer,
+                         kernel_constraint=kernel_constraint,
+                         bias_constraint=bias_constraint, **kwargs)
         if groups != 1:
             raise ValueError(f"kerasmini supports only groups=1. Received: groups={groups}")
         mode = padding.lower() if isinstance(padding, str) else padding
@@ -98,41 +99,13 @@ class Conv1D(Layer):
                 "Invalid value for argument `padding`. Expected one of 'valid', "
                 f"'same', 'causal'. Received: padding={padding!r}"
             )
-        self.filters = filters
         self.kernel_size = single(kernel_size, "kernel_size")
         self.strides = single(strides, "strides")
         self.padding = mode
         self.data_format = check_data_format(data_format)
         self.dilation_rate = single(dilation_rate, "dilation_rate")
         self.groups = groups
-        self.activation = activations.get(activation)
-        self.use_bias = use_bias
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.kernel_constraint = constraints.get(kernel_constraint)
-        self.bias_constraint = constraints.get(bias_constraint)
         self.input_spec = InputSpec(ndim=3)
-
-    def build(self, input_shape):
-        channels = input_shape[-1]
-        if channels is None:
-            raise ValueError(
-                "The channel dimension of the inputs should be defined. The input_shape "
-                f"received is {input_shape}, where axis -1 (0-based) is the channel "
-                "dimension, which found to be `None`."
-            )
-        self.kernel = self.add_weight(
-            name="kernel", shape=self.kernel_size + (channels, self.filters),
-            initializer=self.kernel_initializer,
-            regularizer=self.kernel_regularizer, constraint=self.kernel_constraint)
-        self.bias = None
-        if self.use_bias:
-            self.bias = self.add_weight(
-                name="bias", shape=(self.filters,), initializer=self.bias_initializer,
-                regularizer=self.bias_regularizer, constraint=self.bias_constraint)
-        self.input_spec = InputSpec(ndim=3, axes={-1: channels})
 
     def call(self, inputs):
         if not str(inputs.dtype).startswith("float"):
@@ -162,25 +135,3 @@ class Conv1D(Layer):
                 f"padding={self.padding!r}. Use padding='same' or a longer input."
             )
         return (input_shape[0], steps, self.filters)
-
-    def get_config(self):
-        config = super().get_config()
-        config.update({
-            "filters": self.filters,
-            "kernel_size": self.kernel_size,
-            "strides": self.strides,
-            "padding": self.padding,
-            "data_format": self.data_format,
-            "dilation_rate": self.dilation_rate,
-            "groups": self.groups,
-            "activation": activations.serialize(self.activation),
-            "use_bias": self.use_bias,
-            "kernel_initializer": initializers.serialize(self.kernel_initializer),
-            "bias_initializer": initializers.serialize(self.bias_initializer),
-            "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
-            "bias_regularizer": regularizers.serialize(self.bias_regularizer),
-            "activity_regularizer": regularizers.serialize(self.activity_regularizer),
-            "kernel_constraint": constraints.serialize(self.kernel_constraint),
-            "bias_constraint": constraints.serialize(self.bias_constraint),
-        })
-        return config

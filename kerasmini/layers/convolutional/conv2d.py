@@ -13,12 +13,11 @@ has shape ``(kh, kw, in_channels, filters)`` and the work is one backend op,
 ((2, 8, 8, 4), [(3, 3, 1, 4), (4,)])
 """
 
-from kerasmini import activations, constraints, initializers, regularizers
 from kerasmini.api_export import keras_export
 from kerasmini.backend import nn, ops
 from kerasmini.backend.nn import _axis_geometry, _pair
-from kerasmini.engine.base_layer import Layer
 from kerasmini.engine.input_spec import InputSpec
+from kerasmini.layers.convolutional.base_conv import BaseConv
 
 
 def conv_output_length(size, window, stride, dilation, padding):
@@ -33,7 +32,7 @@ def conv_output_length(size, window, stride, dilation, padding):
 
 
 @keras_export("kerasmini.layers.Conv2D")
-class Conv2D(Layer):
+class Conv2D(BaseConv):
     """A 2D convolution layer (channels last).
 
     Args:
@@ -58,12 +57,14 @@ class Conv2D(Layer):
                  bias_initializer="zeros", kernel_regularizer=None,
                  bias_regularizer=None, activity_regularizer=None,
                  kernel_constraint=None, bias_constraint=None, **kwargs):
-        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
-        if not isinstance(filters, int) or isinstance(filters, bool) or filters <= 0:
-            raise ValueError(
-                "Invalid value for argument `filters`. Expected a strictly positive "
-                f"value. Received filters={filters}."
-            )
+        super().__init__(filters, activation=activation, use_bias=use_bias,
+                         kernel_initializer=kernel_initializer,
+                         bias_initializer=bias_initializer,
+                         kernel_regularizer=kernel_regularizer,
+                         bias_regularizer=bias_regularizer,
+                         activity_regularizer=activity_regularizer,
+                         kernel_constraint=kernel_constraint,
+                         bias_constraint=bias_constraint, **kwargs)
         if data_format not in (None, "channels_last"):
             raise ValueError(
                 "kerasmini supports only data_format='channels_last'. Received: "
@@ -71,41 +72,13 @@ class Conv2D(Layer):
             )
         if groups != 1:
             raise ValueError(f"kerasmini supports only groups=1. Received: groups={groups}")
-        self.filters = filters
         self.kernel_size = _pair(kernel_size, "kernel_size")
         self.strides = _pair(strides, "strides")
         self.padding = nn._padding_mode(padding)
         self.data_format = "channels_last"
         self.dilation_rate = _pair(dilation_rate, "dilation_rate")
         self.groups = groups
-        self.activation = activations.get(activation)
-        self.use_bias = use_bias
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.kernel_constraint = constraints.get(kernel_constraint)
-        self.bias_constraint = constraints.get(bias_constraint)
         self.input_spec = InputSpec(min_ndim=4)
-
-    def build(self, input_shape):
-        channels = input_shape[-1]
-        if channels is None:
-            raise ValueError(
-                "The channel dimension of the inputs should be defined. The input_shape "
-                f"received is {input_shape}, where axis -1 (0-based) is the channel "
-                "dimension, which found to be `None`."
-            )
-        self.kernel = self.add_weight(
-            name="kernel", shape=self.kernel_size + (channels, self.filters),
-            initializer=self.kernel_initializer,
-            regularizer=self.kernel_regularizer, constraint=self.kernel_constraint)
-        self.bias = None
-        if self.use_bias:
-            self.bias = self.add_weight(
-                name="bias", shape=(self.filters,), initializer=self.bias_initializer,
-                regularizer=self.bias_regularizer, constraint=self.bias_constraint)
-        self.input_spec = InputSpec(min_ndim=4, axes={-1: channels})
 
     def call(self, inputs):
         if not str(inputs.dtype).startswith("float"):
@@ -127,24 +100,3 @@ class Conv2D(Layer):
                 f"padding={self.padding!r}. Use padding='same' or a larger input."
             )
         return (input_shape[0], out_h, out_w, self.filters)
-
-    def get_config(self):
-        config = super().get_config()
-        config.update({
-            "filters": self.filters,
-            "kernel_size": self.kernel_size,
-            "strides": self.strides,
-            "padding": self.padding,
-            "data_format": self.data_format,
-            "dilation_rate": self.dilation_rate,
-            "groups": self.groups,
-            "activation": activations.serialize(self.activation),
-            "use_bias": self.use_bias,
-            "kernel_initializer": initializers.serialize(self.kernel_initializer),
-            "bias_initializer": initializers.serialize(self.bias_initializer),
-            "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
-            "bias_regularizer": regularizers.serialize(self.bias_regularizer),
-            "kernel_constraint": constraints.serialize(self.kernel_constraint),
-            "bias_constraint": constraints.serialize(self.bias_constraint),
-        })
-        return config

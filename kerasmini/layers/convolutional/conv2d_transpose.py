@@ -17,12 +17,11 @@ transposes would map ``filters`` channels to ``in_channels``.
 ((1, 10, 10, 4), [(3, 3, 4, 2), (4,)])
 """
 
-from kerasmini import activations, constraints, initializers, regularizers
 from kerasmini.api_export import keras_export
 from kerasmini.backend import nn, ops
 from kerasmini.backend.nn import _pair
-from kerasmini.engine.base_layer import Layer
 from kerasmini.engine.input_spec import InputSpec
+from kerasmini.layers.convolutional.base_conv import BaseConv
 from kerasmini.layers.convolutional.conv1d import check_data_format
 from kerasmini.layers.convolutional.conv2d import conv_output_length
 
@@ -51,7 +50,7 @@ def deconv_output_length(size, window, stride, dilation, padding,
 
 @keras_export(["kerasmini.layers.Conv2DTranspose",
                "kerasmini.layers.Convolution2DTranspose"])
-class Conv2DTranspose(Layer):
+class Conv2DTranspose(BaseConv):
     """A transposed 2D convolution (channels last), often called deconvolution.
 
     Args:
@@ -77,13 +76,14 @@ class Conv2DTranspose(Layer):
                  bias_initializer="zeros", kernel_regularizer=None,
                  bias_regularizer=None, activity_regularizer=None,
                  kernel_constraint=None, bias_constraint=None, **kwargs):
-        super().__init__(activity_regularizer=activity_regularizer, **kwargs)
-        if not isinstance(filters, int) or isinstance(filters, bool) or filters <= 0:
-            raise ValueError(
-                "Invalid value for argument `filters`. Expected a strictly positive "
-                f"value. Received filters={filters}."
-            )
-        self.filters = filters
+        super().__init__(filters, activation=activation, use_bias=use_bias,
+                         kernel_initializer=kernel_initializer,
+                         bias_initializer=bias_initializer,
+                         kernel_regularizer=kernel_regularizer,
+                         bias_regularizer=bias_regularizer,
+                         activity_regularizer=activity_regularizer,
+                         kernel_constraint=kernel_constraint,
+                         bias_constraint=bias_constraint, **kwargs)
         self.kernel_size = _pair(kernel_size, "kernel_size")
         self.strides = _pair(strides, "strides")
         self.padding = nn._padding_mode(padding)
@@ -101,34 +101,20 @@ class Conv2DTranspose(Layer):
             self.output_padding = pair
         self.data_format = check_data_format(data_format)
         self.dilation_rate = _pair(dilation_rate, "dilation_rate")
-        self.activation = activations.get(activation)
-        self.use_bias = use_bias
-        self.kernel_initializer = initializers.get(kernel_initializer)
-        self.bias_initializer = initializers.get(bias_initializer)
-        self.kernel_regularizer = regularizers.get(kernel_regularizer)
-        self.bias_regularizer = regularizers.get(bias_regularizer)
-        self.kernel_constraint = constraints.get(kernel_constraint)
-        self.bias_constraint = constraints.get(bias_constraint)
         self.input_spec = InputSpec(ndim=4)
 
-    def build(self, input_shape):
-        channels = input_shape[-1]
-        if channels is None:
-            raise ValueError(
-                "The channel dimension of the inputs should be defined. The input_shape "
-                f"received is {input_shape}, where axis -1 (0-based) is the channel "
-                "dimension, which found to be `None`."
-            )
-        self.kernel = self.add_weight(  # (kh, kw, out channels, in channels)
-            name="kernel", shape=self.kernel_size + (self.filters, channels),
-            initializer=self.kernel_initializer,
-            regularizer=self.kernel_regularizer, constraint=self.kernel_constraint)
-        self.bias = None
-        if self.use_bias:
-            self.bias = self.add_weight(
-                name="bias", shape=(self.filters,), initializer=self.bias_initializer,
-                regularizer=self.bias_regularizer, constraint=self.bias_constraint)
-        self.input_spec = InputSpec(ndim=4, axes={-1: channels})
+    def kernel_shape(self, channels):
+        return self.kernel_size + (self.filters, channels)  # (kh, kw, out, in)
+
+    def geometry_config(self):
+        return {
+            "kernel_size": self.kernel_size,
+            "strides": self.strides,
+            "padding": self.padding,
+            "output_padding": self.output_padding,
+            "data_format": self.data_format,
+            "dilation_rate": self.dilation_rate,
+        }
 
     def call(self, inputs):
         if not str(inputs.dtype).startswith("float"):
@@ -162,25 +148,3 @@ class Conv2DTranspose(Layer):
                     f"input_shape={input_shape}, output_padding={self.output_padding}"
                 )
         return (input_shape[0], out_h, out_w, self.filters)
-
-    def get_config(self):
-        config = super().get_config()
-        config.update({
-            "filters": self.filters,
-            "kernel_size": self.kernel_size,
-            "strides": self.strides,
-            "padding": self.padding,
-            "output_padding": self.output_padding,
-            "data_format": self.data_format,
-            "dilation_rate": self.dilation_rate,
-            "activation": activations.serialize(self.activation),
-            "use_bias": self.use_bias,
-            "kernel_initializer": initializers.serialize(self.kernel_initializer),
-            "bias_initializer": initializers.serialize(self.bias_initializer),
-            "kernel_regularizer": regularizers.serialize(self.kernel_regularizer),
-            "bias_regularizer": regularizers.serialize(self.bias_regularizer),
-            "activity_regularizer": regularizers.serialize(self.activity_regularizer),
-            "kernel_constraint": constraints.serialize(self.kernel_constraint),
-            "bias_constraint": constraints.serialize(self.bias_constraint),
-        })
-        return config
