@@ -128,6 +128,23 @@ class RecurrentCell(Layer, DropoutRNNCell):
         return config
 
 
+def check_use_cudnn(use_cudnn):
+    """LSTM's and GRU's ``use_cudnn`` (kept for Keras's signature; kerasmini
+    has no cuDNN).
+
+    >>> check_use_cudnn("fast")
+    Traceback (most recent call last):
+      ...
+    ValueError: Invalid valid received for argument `use_cudnn`. Expected one of ...
+    """
+    if use_cudnn not in ("auto", True, False):
+        raise ValueError(  # Keras's words, typo included
+            "Invalid valid received for argument `use_cudnn`. Expected one of "
+            f"{{'auto', True, False}}. Received: use_cudnn={use_cudnn}"
+        )
+    return use_cudnn
+
+
 def layer_wrapper_config(layer, base_config, drop_seed=False):
     """A recurrent layer's config: the RNN's keys (without ``cell``), then
     the cell's arguments flat, as Keras's ``LSTM.get_config`` writes it.

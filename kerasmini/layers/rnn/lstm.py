@@ -29,6 +29,7 @@ from kerasmini.engine.input_spec import InputSpec
 from kerasmini.layers.rnn.cell_base import (
     CELL_ATTRIBUTES,
     RecurrentCell,
+    check_use_cudnn,
     delegate_to_cell,
     layer_wrapper_config,
 )
@@ -138,12 +139,7 @@ class LSTM(RNN):
                          stateful=stateful, unroll=unroll,
                          activity_regularizer=activity_regularizer, **kwargs)
         self.input_spec = InputSpec(ndim=3)
-        if use_cudnn not in ("auto", True, False):
-            raise ValueError(
-                "Invalid valid received for argument `use_cudnn`. Expected one of "
-                f"{{'auto', True, False}}. Received: use_cudnn={use_cudnn}"
-            )
-        self.use_cudnn = use_cudnn
+        self.use_cudnn = check_use_cudnn(use_cudnn)
 
     def get_config(self):
         return layer_wrapper_config(self, super().get_config())
