@@ -138,3 +138,21 @@ def test_one_output_takes_its_loss_weight_and_metrics_wrapped_in_lists():
     assert sorted(history.history) == ["loss", "mae", "mse"]
     loss, mae, mse = model.evaluate(x, y, verbose=0)
     np.testing.assert_allclose(loss, 2.0 * mse, rtol=1e-6)
+
+
+@pytest.mark.parametrize("loss", ["mse", ["mse"], {"output_a": "mse"},
+                                  {"output_a": ["mse"]}])
+def test_one_output_named_in_dicts_as_keras_model_test_does(loss):
+    # keras/src/models/model_test.py, test_functional_single_output: every
+    # form of the loss, metrics by output name; Keras 3.15.1's history keys
+    import kerasmini as keras
+
+    inputs = keras.Input((3,))
+    model = keras.Model(inputs, keras.layers.Dense(1, name="output_a")(inputs))
+    model.compile(optimizer="sgd", loss=loss,
+                  metrics={"output_a": ["mean_squared_error", "mean_absolute_error"]},
+                  weighted_metrics={"output_a": "mean_squared_error"})
+    rng = np.random.default_rng(0)
+    history = model.fit(rng.random((8, 3)), rng.random((8, 1)), batch_size=2, verbose=0)
+    assert sorted(history.history) == ["loss", "mean_absolute_error",
+                                       "mean_squared_error", "weighted_mean_squared_error"]

@@ -169,6 +169,8 @@ class CompileLoss:
                 f"hold {len(y_true_list)} array(s). Pass one target per output."
             )
         identifiers = _per_output(self._user_loss, names, num_outputs, "loss")
+        identifiers = [i[0] if isinstance(i, (list, tuple)) and len(i) == 1 else i
+                       for i in identifiers]  # {"out": ["mse"]}: one loss in a list
         if isinstance(self._user_loss, dict) and not isinstance(y_pred, dict) \
                 and set(names) - set(self._user_loss):
             # outputs in a list: Keras 3 wants every one named (None: no loss)
@@ -274,8 +276,10 @@ class CompileMetrics(metrics_module.Metric):
                 if isinstance(user, (list, tuple)) and len(user) == 1 and \
                         isinstance(user[0], (list, tuple)):
                     user = user[0]  # [["mae", "mse"]]: the list of the one output
-                per_output = [user if isinstance(user, (list, tuple)) else
-                              list(user.values())]
+                if isinstance(user, dict):  # {output name: its metrics}
+                    values = list(user.values())
+                    user = values[0] if len(values) == 1 else values
+                per_output = [user]
             else:
                 per_output = _per_output(user, names, num_outputs, "metrics")
             for name, ids, yt, yp in zip(names, per_output, y_true_list, y_pred_list):
