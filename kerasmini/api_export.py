@@ -19,6 +19,9 @@ writes its ``__init__`` files by hand; a test checks the two agree.
 True
 """
 
+import importlib
+import sys
+
 REGISTERED_NAMES_TO_OBJS = {}
 REGISTERED_OBJS_TO_NAMES = {}
 
@@ -77,3 +80,34 @@ def get_symbol_from_name(name):
     'Dense'
     """
     return REGISTERED_NAMES_TO_OBJS.get(name)
+
+
+def lazy_attributes(module_name, sources):
+    """A package's ``__getattr__`` and ``__dir__`` (PEP 562) for public names
+    imported on first access: ``sources`` maps each name to the module that
+    defines it. Keeps ``import kerasmini`` from loading what few users need.
+
+    >>> getattr_, dir_ = lazy_attributes("kerasmini.api_export",
+    ...                                  {"dedent": "textwrap"})
+    >>> getattr_("dedent")("  x")
+    'x'
+    >>> "dedent" in dir_()
+    True
+    >>> getattr_("nothing")
+    Traceback (most recent call last):
+      ...
+    AttributeError: module 'kerasmini.api_export' has no attribute 'nothing'
+    """
+
+    def __getattr__(name):
+        source = sources.get(name)
+        if source is None:
+            raise AttributeError(f"module {module_name!r} has no attribute {name!r}")
+        value = getattr(importlib.import_module(source), name)
+        setattr(sys.modules[module_name], name, value)  # later lookups skip this
+        return value
+
+    def __dir__():
+        return sorted(set(vars(sys.modules[module_name])) | set(sources))
+
+    return __getattr__, __dir__

@@ -17,8 +17,7 @@ callbacks as plain Python floats with sorted keys (Keras 3's
 [(0, {'accuracy': 1.0, 'loss': 0.5})]
 """
 
-import importlib
-
+from kerasmini.api_export import lazy_attributes
 from kerasmini.callbacks.callback import Callback
 from kerasmini.callbacks.callback_list import CallbackList, pythonify_logs
 from kerasmini.callbacks.history import History
@@ -40,17 +39,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name):
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'kerasmini.callbacks' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value  # later lookups skip __getattr__
-    return value
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_attributes(__name__, _LAZY)
 
 
 __all__ = [

@@ -23,8 +23,7 @@ models that the archive floor imports.
 'load_model'
 """
 
-import importlib
-
+from kerasmini.api_export import lazy_attributes
 from kerasmini.saving.object_registration import (
     CustomObjectScope,
     custom_object_scope,
@@ -50,17 +49,7 @@ _ARCHIVE = {
 }
 
 
-def __getattr__(name):
-    module = _ARCHIVE.get(name)
-    if module is None:
-        raise AttributeError(f"module 'kerasmini.saving' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value  # later lookups skip __getattr__
-    return value
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_ARCHIVE))
+__getattr__, __dir__ = lazy_attributes(__name__, _ARCHIVE)
 
 
 __all__ = [

@@ -11,9 +11,7 @@ diagrams, are in :mod:`kerasmini.book`.)
 'kerasmini.utils.plot'
 """
 
-import importlib
-
-from kerasmini.api_export import keras_export
+from kerasmini.api_export import keras_export, lazy_attributes
 from kerasmini.backend.random import set_seed
 
 
@@ -35,17 +33,7 @@ _LAZY = {
 }
 
 
-def __getattr__(name):
-    module = _LAZY.get(name)
-    if module is None:
-        raise AttributeError(f"module 'kerasmini.utils' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value  # later lookups skip __getattr__
-    return value
-
-
-def __dir__():
-    return sorted(set(globals()) | set(_LAZY))
+__getattr__, __dir__ = lazy_attributes(__name__, _LAZY)
 
 
 __all__ = ["Progbar", "PyDataset", "plot_history", "plot_model", "set_random_seed"]
