@@ -87,7 +87,21 @@ def get_loss(identifier, y_true, y_pred):
 
 def _per_output(value, output_names, num_outputs, what):
     """Spread a user argument (one value, a list, or a dict by output name)
-    over the outputs: a list with one entry per output."""
+    over the outputs: a list with one entry per output. An entry that is a
+    one-element list stands for its element (``loss=["mse"]``,
+    ``{"out": ["mse"]}``, ``metrics=[["mae", "mse"]]``), as in Keras 3.
+
+    >>> _per_output({"b": ["mse"], "a": "mae"}, ["a", "b"], 2, "loss")
+    ['mae', 'mse']
+    >>> _per_output([["mae", "mse"]], ["out"], 1, "metrics")
+    [['mae', 'mse']]
+    """
+    return [entry[0] if isinstance(entry, (list, tuple)) and len(entry) == 1
+            else entry
+            for entry in _spread(value, output_names, num_outputs, what)]
+
+
+def _spread(value, output_names, num_outputs, what):
     if isinstance(value, dict):
         unknown = set(value) - set(output_names or [])
         if unknown:
@@ -104,8 +118,6 @@ def _per_output(value, output_names, num_outputs, what):
                 f"must have one entry per output. Received: {what}={value}"
             )
         return list(value)
-    if isinstance(value, (list, tuple)) and len(value) == 1:
-        return list(value)  # one output, its value in a list (as Keras 3 takes it)
     return [value] * num_outputs
 
 
@@ -169,8 +181,6 @@ class CompileLoss:
                 f"hold {len(y_true_list)} array(s). Pass one target per output."
             )
         identifiers = _per_output(self._user_loss, names, num_outputs, "loss")
-        identifiers = [i[0] if isinstance(i, (list, tuple)) and len(i) == 1 else i
-                       for i in identifiers]  # {"out": ["mse"]}: one loss in a list
         if isinstance(self._user_loss, dict) and not isinstance(y_pred, dict) \
                 and set(names) - set(self._user_loss):
             # outputs in a list: Keras 3 wants every one named (None: no loss)
@@ -272,16 +282,7 @@ class CompileMetrics(metrics_module.Metric):
                                (self._user_weighted_metrics, True)):
             if not user:
                 continue
-            if num_outputs == 1:
-                if isinstance(user, (list, tuple)) and len(user) == 1 and \
-                        isinstance(user[0], (list, tuple)):
-                    user = user[0]  # [["mae", "mse"]]: the list of the one output
-                if isinstance(user, dict):  # {output name: its metrics}
-                    values = list(user.values())
-                    user = values[0] if len(values) == 1 else values
-                per_output = [user]
-            else:
-                per_output = _per_output(user, names, num_outputs, "metrics")
+            per_output = _per_output(user, names, num_outputs, "metrics")
             for name, ids, yt, yp in zip(names, per_output, y_true_list, y_pred_list):
                 if ids is None:
                     continue
