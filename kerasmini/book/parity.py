@@ -15,6 +15,7 @@ True
 """
 
 import json
+import textwrap
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -81,8 +82,10 @@ class Verified:
         first, *rest = self.sentences()
         return "\n".join([f"**{first}**", "", *rest])
 
-    def __repr__(self) -> str:
-        return "\n".join(self.sentences())
+    def __repr__(self) -> str:  # the plain text, within 79 columns
+        return "\n".join(textwrap.fill(line, 79, subsequent_indent="  "
+                                        if line.startswith("- ") else "")
+                         for line in self.sentences())
 
 
 def verified(chapter: int, path=RESULTS) -> Verified:
