@@ -34,11 +34,11 @@ from kerasmini import (
     utils,
 )
 from kerasmini.backend import GradientTape, Variable, function, name_scope
+from kerasmini.backend.keras_tensor import KerasTensor
 from kerasmini.engine.base_layer import Layer
 from kerasmini.engine.functional import Functional
 from kerasmini.engine.input_layer import Input
 from kerasmini.engine.input_spec import InputSpec
-from kerasmini.engine.keras_tensor import KerasTensor
 from kerasmini.engine.module import Module
 from kerasmini.engine.sequential import Sequential
 from kerasmini.engine.training import Model

@@ -24,12 +24,11 @@ array([0.5, 0.5])
 import numpy as np
 
 from kerasmini.api_export import keras_export
-from kerasmini.backend import config, ops
+from kerasmini.backend import config, ops, validation
 from kerasmini.backend.checks import checked_indices
 from kerasmini.backend.core import is_tensor
 from kerasmini.backend.masking import get_keras_mask
 from kerasmini.backend.naming import auto_name
-from kerasmini.engine import validation
 from kerasmini.saving import serialization
 
 _REDUCTIONS = ("sum_over_batch_size", "sum", "mean", "none", None)

@@ -7,9 +7,9 @@ import pytest
 import kerasmini as keras
 from kerasmini import backend, layers
 from kerasmini.backend import ops
+from kerasmini.backend.keras_tensor import KerasTensor
 from kerasmini.engine.base_layer import Layer
-from kerasmini.engine.keras_tensor import KerasTensor
-from kerasmini.engine.node import Node
+from kerasmini.ops.node import Node
 
 
 class Scale(Layer):

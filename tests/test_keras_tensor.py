@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import kerasmini as keras
-from kerasmini.engine.keras_tensor import KerasTensor, any_symbolic, is_keras_tensor
+from kerasmini.backend.keras_tensor import KerasTensor, any_symbolic, is_keras_tensor
 
 
 def test_keras_tensor_shape_is_tuple_with_none():

@@ -4,7 +4,7 @@ import pytest
 
 import kerasmini as keras
 from kerasmini import layers
-from kerasmini.engine.node import KerasHistory, Node
+from kerasmini.ops.node import KerasHistory, Node
 
 
 def test_keras_history_fields_and_operation_alias():

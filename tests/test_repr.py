@@ -8,7 +8,7 @@ import pytest
 import kerasmini as keras
 from kerasmini import backend, constraints, initializers, layers, regularizers
 from kerasmini.engine import call_context
-from kerasmini.engine.node import KerasHistory
+from kerasmini.ops.node import KerasHistory
 
 ADDRESS = re.compile(r"0x[0-9a-fA-F]{6,}")
 

@@ -5,8 +5,8 @@ import arrow points one way. An import inside a function counts as an arrow
 too (it is one, only a later one), so a loop cannot hide there.
 
 >>> modules = list_modules()
->>> "kerasmini.engine.base_layer" in modules, group_of("kerasmini.engine.node")
-(True, 'engine')
+>>> "kerasmini.engine.base_layer" in modules, group_of("kerasmini.ops.node")
+(True, 'ops')
 """
 
 from __future__ import annotations
@@ -187,7 +187,7 @@ def floor_of(module: str) -> str:
     group = group_of(module)
     if module in ("kerasmini.tree", "kerasmini.api_export"):
         return "tree, api_export"
-    if module in ("kerasmini.engine.keras_tensor", "kerasmini.engine.node",
+    if module in ("kerasmini.backend.keras_tensor", "kerasmini.ops.node",
                   "kerasmini.ops.operation"):
         return "KerasTensor, Node, Operation"
     if module == "kerasmini.utils.plot":

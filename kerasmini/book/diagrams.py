@@ -1,7 +1,7 @@
 """The book's diagrams, drawn from live objects with Graphviz.
 
 * :func:`plot_nodes` draws what ``Functional`` actually walks: layers, the
-  :class:`~kerasmini.engine.node.Node` of each call (``node_index``) and the
+  :class:`~kerasmini.ops.node.Node` of each call (``node_index``) and the
   KerasTensors each node produced (``tensor_index``);
 * :func:`plot_classes` draws a class's MRO, each box listing the public
   methods and properties that class defines itself;
@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import inspect
 
+from kerasmini.backend.keras_tensor import is_keras_tensor
 from kerasmini.backend.variables import Variable
 from kerasmini.book.source import relative_path
 from kerasmini.book.steps import call_steps
 from kerasmini.engine.base_layer import Layer
-from kerasmini.engine.keras_tensor import is_keras_tensor
 from kerasmini.engine.module import Module
 from kerasmini.engine.training import Model
 from kerasmini.tree import flatten

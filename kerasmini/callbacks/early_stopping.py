@@ -5,9 +5,9 @@ import warnings
 import numpy as np
 
 from kerasmini.api_export import keras_export
+from kerasmini.backend import validation
 from kerasmini.callbacks.callback import Callback
 from kerasmini.callbacks.monitor import _monitor_op
-from kerasmini.engine import validation
 
 
 @keras_export("kerasmini.callbacks.EarlyStopping")

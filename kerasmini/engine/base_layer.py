@@ -9,7 +9,7 @@ The life of a layer, which the book walks one step at a time:
    layer's name scope, where ``add_weight`` creates the variables;
 3. every call then runs ``call`` in one of three modes: **eager** (arrays in,
    arrays out), **symbolic** (KerasTensors in: infer the output and record a
-   :class:`~kerasmini.engine.node.Node`) or **graph** (inside
+   :class:`~kerasmini.ops.node.Node`) or **graph** (inside
    :func:`kerasmini.function`, where ops are traced).
 
 >>> import numpy as np
@@ -32,12 +32,13 @@ import numpy as np
 
 from kerasmini import constraints, initializers, regularizers
 from kerasmini.api_export import keras_export
-from kerasmini.backend import config, ops
+from kerasmini.backend import config, ops, validation
 from kerasmini.backend.core import STATE, convert_to_tensor, is_tensor
+from kerasmini.backend.keras_tensor import KerasTensor, any_symbolic, is_keras_tensor
 from kerasmini.backend.masking import get_keras_mask, set_keras_mask
 from kerasmini.backend.naming import auto_name, name_scope
 from kerasmini.backend.variables import Variable
-from kerasmini.engine import call_context, validation
+from kerasmini.engine import call_context
 from kerasmini.engine.base_layer_utils import (
     _NOT_SUBLAYERS,
     _build_wrapper,
@@ -46,10 +47,9 @@ from kerasmini.engine.base_layer_utils import (
     _is_numeric_like,
 )
 from kerasmini.engine.input_spec import assert_input_compatibility
-from kerasmini.engine.keras_tensor import KerasTensor, any_symbolic, is_keras_tensor
 from kerasmini.engine.module import Module
-from kerasmini.engine.node import Node
 from kerasmini.engine.shape_inference import dry_run, infer_by_dry_run, to_shape
+from kerasmini.ops.node import Node
 from kerasmini.ops.operation import Operation, in_symbolic_scope, symbolic_scope
 from kerasmini.random.seed_generator import SeedGenerator
 from kerasmini.saving import serialization

@@ -22,8 +22,7 @@ import numpy as np
 
 from kerasmini import losses as losses_module
 from kerasmini import metrics as metrics_module
-from kerasmini.backend import ops
-from kerasmini.engine import validation
+from kerasmini.backend import ops, validation
 
 
 def is_binary_or_sparse_categorical(y_true, y_pred):

@@ -19,8 +19,8 @@ import math
 import numpy as np
 
 from kerasmini import tree
-from kerasmini.backend import random
-from kerasmini.engine import fit_checks, validation
+from kerasmini.backend import random, validation
+from kerasmini.engine import fit_checks
 from kerasmini.utils.py_dataset import PyDataset
 
 

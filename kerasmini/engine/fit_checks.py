@@ -1,6 +1,6 @@
 """Checks of the data and arguments given to ``fit``/``evaluate``/``predict``.
 
-The same rules as :mod:`kerasmini.engine.validation` (the argument named,
+The same rules as :mod:`kerasmini.backend.validation` (the argument named,
 what was expected, ``Received: ...``), for model data: nests of arrays, empty
 data, ``sample_weight`` and ``class_weight``, ``validation_data``, ``epochs``,
 ``steps`` and ``verbose``.
@@ -14,7 +14,7 @@ ValueError: `fit` needs at least one sample...
 import numpy as np
 
 from kerasmini import tree
-from kerasmini.engine.validation import (
+from kerasmini.backend.validation import (
     _describe,
     check_bool,
     check_float,

@@ -27,10 +27,10 @@ import inspect
 
 from kerasmini.api_export import keras_export
 from kerasmini.backend.core import convert_to_tensor, is_tensor
+from kerasmini.backend.keras_tensor import is_keras_tensor
 from kerasmini.backend.masking import set_keras_mask
 from kerasmini.engine.base_layer import Layer
 from kerasmini.engine.input_spec import InputSpec
-from kerasmini.engine.keras_tensor import is_keras_tensor
 from kerasmini.engine.training import Model
 from kerasmini.saving.serialization import (
     deserialize_keras_object,

@@ -14,10 +14,10 @@ KerasHistory(layer=<InputLayer name=input_layer, built=True>, node_index=0, tens
 """
 
 from kerasmini.api_export import keras_export
-from kerasmini.engine import validation
+from kerasmini.backend import validation
+from kerasmini.backend.keras_tensor import KerasTensor
 from kerasmini.engine.base_layer import Layer
-from kerasmini.engine.keras_tensor import KerasTensor
-from kerasmini.engine.node import Node
+from kerasmini.ops.node import Node
 
 
 @keras_export(["kerasmini.layers.InputLayer"])
@@ -110,7 +110,7 @@ def Input(shape=None, batch_size=None, dtype=None, batch_shape=None, name=None):
         name: name of the InputLayer (and of the tensor).
 
     Returns:
-        A :class:`~kerasmini.engine.keras_tensor.KerasTensor`.
+        A :class:`~kerasmini.backend.keras_tensor.KerasTensor`.
 
     >>> Input(shape=(3,), name="features").shape
     (None, 3)

@@ -9,7 +9,7 @@ output dimension that differs, which is what Keras 3's NumPy backend does.
 The dry run records nothing: no tape, no graph, no node.
 
 >>> from kerasmini.layers import Dense
->>> from kerasmini.engine.keras_tensor import KerasTensor
+>>> from kerasmini.backend.keras_tensor import KerasTensor
 >>> layer = Dense(3)
 >>> layer.build((None, 4))
 >>> infer_by_dry_run(layer, (KerasTensor((None, 4)),), {}).shape
@@ -19,8 +19,8 @@ The dry run records nothing: no tape, no graph, no node.
 import numpy as np
 
 from kerasmini.backend.core import STATE
+from kerasmini.backend.keras_tensor import KerasTensor, is_keras_tensor
 from kerasmini.backend.naming import name_scope
-from kerasmini.engine.keras_tensor import KerasTensor, is_keras_tensor
 from kerasmini.tree import flatten, map_shape_structure, map_structure, pack_sequence_as
 
 

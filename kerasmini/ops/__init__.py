@@ -5,7 +5,7 @@ The functions custom layers are written with in Keras 3:
 is then recorded on any open ``GradientTape`` and in a graph traced by
 ``kerasmini.function``, through the backend primitive it calls), and on a
 ``KerasTensor`` returns the shape and dtype of the result without computing
-anything, recording a :class:`~kerasmini.engine.node.Node` so that ops can
+anything, recording a :class:`~kerasmini.ops.node.Node` so that ops can
 sit between layers in a functional model. The modules follow Keras 3's
 ``keras/src/ops/``: :mod:`~kerasmini.ops.numpy` (NumPy-like),
 :mod:`~kerasmini.ops.nn`, :mod:`~kerasmini.ops.core`; ``Operation`` is in
@@ -21,7 +21,7 @@ sit between layers in a functional model. The modules follow Keras 3's
 
 import numpy as np  # noqa: F401 (the example uses it)
 
-from kerasmini.engine.keras_tensor import KerasTensor
+from kerasmini.backend.keras_tensor import KerasTensor
 from kerasmini.ops import numpy as np_ops
 from kerasmini.ops.core import (  # noqa: A004 (abs, max, sum: as keras.ops)
     Cast,

@@ -14,7 +14,7 @@ from kerasmini.backend import ops as B
 from kerasmini.backend.core import convert_to_tensor as _convert
 from kerasmini.backend.core import value_of
 from kerasmini.backend.graph import is_traced
-from kerasmini.engine.keras_tensor import KerasTensor, any_symbolic
+from kerasmini.backend.keras_tensor import KerasTensor, any_symbolic
 from kerasmini.ops import shapes
 from kerasmini.ops.families import custom
 

@@ -9,7 +9,7 @@ is a real :class:`~kerasmini.ops.operation.Operation` subclass named as in
 Keras (``Exp``, ``Matmul``), and a function (``exp``, ``matmul``) that calls
 the backend directly on values, or makes the operation on KerasTensors:
 
->>> from kerasmini.engine.keras_tensor import KerasTensor
+>>> from kerasmini.backend.keras_tensor import KerasTensor
 >>> Exp, exp = unary("Exp", np.exp)
 >>> exp(np.array([0.0]))
 array([1.])
@@ -20,8 +20,8 @@ array([1.])
 
 import numpy as np  # noqa: F401 (the examples use it)
 
+from kerasmini.backend.keras_tensor import KerasTensor, any_symbolic
 from kerasmini.backend.naming import to_snake_case
-from kerasmini.engine.keras_tensor import KerasTensor, any_symbolic
 from kerasmini.ops import shapes
 from kerasmini.ops.operation import Operation
 

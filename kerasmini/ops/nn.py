@@ -18,7 +18,7 @@ from kerasmini import activations
 from kerasmini import losses as L
 from kerasmini.backend import nn as N
 from kerasmini.backend import ops as B
-from kerasmini.engine.keras_tensor import KerasTensor, any_symbolic
+from kerasmini.backend.keras_tensor import KerasTensor, any_symbolic
 from kerasmini.ops import shapes
 from kerasmini.ops.families import custom, unary
 

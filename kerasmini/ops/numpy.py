@@ -19,7 +19,7 @@ import numpy as np
 from kerasmini.backend import config
 from kerasmini.backend import extra_ops as X
 from kerasmini.backend import ops as B
-from kerasmini.engine.keras_tensor import KerasTensor, any_symbolic
+from kerasmini.backend.keras_tensor import KerasTensor, any_symbolic
 from kerasmini.ops import shapes
 from kerasmini.ops.families import binary, custom, reduction, unary
 

@@ -4,12 +4,12 @@ In Keras 3 (``keras/src/ops/operation.py``) an operation is anything that can
 be called on tensors *or* on symbolic ``KerasTensor``\\ s. Given arrays it
 computes (``call``). Given a KerasTensor it computes nothing: it works out the
 shape and dtype of the result (``compute_output_spec``), returns new
-KerasTensors, and records the call in a :class:`~kerasmini.engine.node.Node`,
+KerasTensors, and records the call in a :class:`~kerasmini.ops.node.Node`,
 so that ``keras.ops.relu(x)`` between two layers becomes a node of the
 functional graph like a layer call. ``Layer`` is an ``Operation`` too (it adds
 weights, ``build`` and the rest of ``__call__``).
 
->>> from kerasmini.engine.keras_tensor import KerasTensor
+>>> from kerasmini.backend.keras_tensor import KerasTensor
 >>> class Double(Operation):
 ...     def call(self, x):
 ...         return x * 2
@@ -26,9 +26,9 @@ weights, ``build`` and the rest of ``__call__``).
 import contextlib
 
 from kerasmini.api_export import keras_export
+from kerasmini.backend.keras_tensor import any_symbolic
 from kerasmini.backend.naming import auto_name
-from kerasmini.engine.keras_tensor import any_symbolic
-from kerasmini.engine.node import Node
+from kerasmini.ops.node import Node
 
 _SYMBOLIC_SCOPES = []
 
@@ -42,7 +42,7 @@ def symbolic_scope():
     the model's graph (Keras 3 gets the same effect from its backend's
     ``compute_output_spec``).
 
-    >>> from kerasmini.engine.keras_tensor import KerasTensor
+    >>> from kerasmini.backend.keras_tensor import KerasTensor
     >>> from kerasmini import ops
     >>> x = KerasTensor((2, 3))
     >>> with symbolic_scope():

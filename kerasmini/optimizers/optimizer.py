@@ -29,10 +29,9 @@ import numpy as np
 
 from kerasmini import initializers
 from kerasmini.api_export import keras_export
-from kerasmini.backend import config, ops
+from kerasmini.backend import config, ops, validation
 from kerasmini.backend.naming import auto_name, name_scope
 from kerasmini.backend.variables import Variable
-from kerasmini.engine import validation
 from kerasmini.optimizers.schedules import LearningRateSchedule
 from kerasmini.saving import serialization
 

@@ -21,7 +21,7 @@ from kerasmini.api_export import keras_export
 from kerasmini.backend import config, ops
 from kerasmini.backend import random as shared
 from kerasmini.backend.core import Primitive, value_of
-from kerasmini.engine.keras_tensor import KerasTensor, any_symbolic
+from kerasmini.backend.keras_tensor import KerasTensor, any_symbolic
 from kerasmini.ops.operation import in_symbolic_scope
 from kerasmini.random.seed_generator import SeedGenerator
 

@@ -39,7 +39,7 @@ from kerasmini import api_export
 from kerasmini.api_export import keras_export
 from kerasmini.backend import ops
 from kerasmini.backend.config import standardize_dtype
-from kerasmini.engine.keras_tensor import KerasTensor
+from kerasmini.backend.keras_tensor import KerasTensor
 from kerasmini.saving import object_registration
 from kerasmini.saving.object_registration import CustomObjectScope
 

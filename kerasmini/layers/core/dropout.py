@@ -13,8 +13,7 @@ identity. ``training`` reaches it from the outermost call (``fit`` passes
 """
 
 from kerasmini.api_export import keras_export
-from kerasmini.backend import ops
-from kerasmini.engine import validation
+from kerasmini.backend import ops, validation
 from kerasmini.engine.base_layer import Layer
 
 

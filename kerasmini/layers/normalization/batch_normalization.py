@@ -22,8 +22,7 @@ is scaled by ``gamma`` and shifted by ``beta`` (trainable).
 
 from kerasmini import constraints, initializers, regularizers
 from kerasmini.api_export import keras_export
-from kerasmini.backend import ops
-from kerasmini.engine import validation
+from kerasmini.backend import ops, validation
 from kerasmini.engine.base_layer import Layer
 from kerasmini.engine.input_spec import InputSpec
 

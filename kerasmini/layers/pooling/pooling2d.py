@@ -15,9 +15,8 @@ over the two spatial axes.
 """
 
 from kerasmini.api_export import keras_export
-from kerasmini.backend import nn, ops
+from kerasmini.backend import nn, ops, validation
 from kerasmini.backend.nn import _pair
-from kerasmini.engine import validation
 from kerasmini.engine.base_layer import Layer
 from kerasmini.engine.input_spec import InputSpec
 from kerasmini.layers.convolutional.conv2d import conv_output_length

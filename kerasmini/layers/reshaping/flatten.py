@@ -8,8 +8,7 @@
 import numpy as np
 
 from kerasmini.api_export import keras_export
-from kerasmini.backend import ops
-from kerasmini.engine import validation
+from kerasmini.backend import ops, validation
 from kerasmini.engine.base_layer import Layer
 from kerasmini.engine.input_spec import InputSpec
 

@@ -10,7 +10,7 @@ wires three things, which is the whole connectivity graph of a model:
 * each output tensor gets ``_keras_history = KerasHistory(layer, node_index,
   tensor_index)``.
 
->>> from kerasmini.engine.keras_tensor import KerasTensor
+>>> from kerasmini.backend.keras_tensor import KerasTensor
 >>> class _Op:  # anything with node lists works; layers are the usual case
 ...     name = "op"; _inbound_nodes = []; _outbound_nodes = []
 >>> out = KerasTensor((None, 2))
@@ -21,7 +21,7 @@ wires three things, which is the whole connectivity graph of a model:
 
 import collections
 
-from kerasmini.engine.keras_tensor import is_keras_tensor
+from kerasmini.backend.keras_tensor import is_keras_tensor
 from kerasmini.tree import flatten, pack_sequence_as
 
 
