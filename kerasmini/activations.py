@@ -1,8 +1,9 @@
 """Activation functions, by name or as callables.
 
-Each is a plain function of a tensor built from backend ops, so gradients and
-tracing come for free. :func:`get` resolves ``"relu"``, ``None`` (linear) or
-any callable, and :func:`serialize` gives back the name.
+Each is a plain function of a tensor built on ``kerasmini.ops``, as Keras 3's
+are on ``keras.ops``, so gradients, tracing and KerasTensors come for free.
+:func:`get` resolves ``"relu"``, ``None`` (linear) or any callable, and
+:func:`serialize` gives back the name.
 
 >>> import numpy as np
 >>> get("relu")(np.array([-1.0, 2.0]))
@@ -11,8 +12,8 @@ array([0., 2.])
 'softmax'
 """
 
+from kerasmini import ops
 from kerasmini.api_export import keras_export
-from kerasmini.backend import ops
 from kerasmini.saving import serialization
 
 
@@ -105,8 +106,7 @@ def elu(x, alpha=1.0):
     >>> elu(ops.convert_to_tensor([1.0, 0.0]))
     array([1., 0.], dtype=float32)
     """
-    negative_part = ops.multiply(alpha, ops.subtract(ops.exp(ops.minimum(x, 0.0)), 1.0))
-    return ops.where(ops.greater(x, 0.0), x, negative_part)
+    return ops.elu(x, alpha=alpha)
 
 
 @keras_export("kerasmini.activations.selu")
@@ -126,7 +126,7 @@ def swish(x):
     >>> float(swish(ops.convert_to_tensor(0.0)))
     0.0
     """
-    return ops.multiply(x, ops.sigmoid(x))
+    return ops.silu(x)
 
 
 @keras_export("kerasmini.activations.leaky_relu")
@@ -136,7 +136,7 @@ def leaky_relu(x, negative_slope=0.2):
     >>> leaky_relu(ops.convert_to_tensor([-1.0, 1.0]))
     array([-0.2,  1. ], dtype=float32)
     """
-    return ops.where(ops.greater(x, 0.0), x, ops.multiply(x, negative_slope))
+    return ops.leaky_relu(x, negative_slope=negative_slope)
 
 
 @keras_export("kerasmini.activations.exponential")

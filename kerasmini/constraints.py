@@ -5,8 +5,8 @@
 array([0., 2.])
 """
 
+from kerasmini import ops
 from kerasmini.api_export import keras_export
-from kerasmini.backend import ops
 from kerasmini.saving import serialization
 
 

@@ -23,12 +23,13 @@ array([0.5, 0.5])
 
 import numpy as np
 
+from kerasmini import ops
 from kerasmini.api_export import keras_export
-from kerasmini.backend import config, ops, validation
-from kerasmini.backend.checks import checked_indices
+from kerasmini.backend import validation
 from kerasmini.backend.core import is_tensor
 from kerasmini.backend.masking import get_keras_mask
 from kerasmini.backend.naming import auto_name
+from kerasmini.backend.nn import cached_logits
 from kerasmini.saving import serialization
 
 _REDUCTIONS = ("sum_over_batch_size", "sum", "mean", "none", None)
@@ -151,39 +152,15 @@ def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0,
     >>> binary_crossentropy(np.array([[1.0]]), np.array([[0.5]])).round(4)
     array([0.6931])
     """
-    if not from_logits and _cached_logits(y_pred) is not None:
-        y_pred, from_logits = _cached_logits(y_pred), True  # as Keras's TF backend
+    if not from_logits and cached_logits(y_pred) is not None:
+        y_pred, from_logits = cached_logits(y_pred), True  # as Keras's TF backend
     y_true, y_pred = _regression_inputs("binary_crossentropy", y_true, y_pred)
     _check_axis("binary_crossentropy", axis, y_pred)
     if label_smoothing:
         y_true = ops.add(ops.multiply(y_true, 1.0 - label_smoothing),
                          0.5 * label_smoothing)
-    if from_logits:
-        terms = ops.add(ops.subtract(ops.relu(y_pred), ops.multiply(y_pred, y_true)),
-                        ops.softplus(ops.negative(ops.abs(y_pred))))
-    else:
-        eps = config.epsilon()
-        p = ops.clip(y_pred, eps, 1.0 - eps)
-        terms = ops.negative(ops.add(
-            ops.multiply(y_true, ops.log(p)),
-            ops.multiply(ops.subtract(1.0, y_true), ops.log(ops.subtract(1.0, p)))))
-    return ops.mean(terms, axis=axis)
-
-
-def _cached_logits(y_pred):
-    """The logits a softmax/sigmoid output remembers (traced tensors only)."""
-    return getattr(y_pred, "_keras_logits", None)
-
-
-def _log_probabilities(y_pred, from_logits, axis):
-    if not from_logits and _cached_logits(y_pred) is not None:
-        y_pred, from_logits = _cached_logits(y_pred), True  # as Keras's TF backend
-    if from_logits:
-        return ops.log_softmax(y_pred, axis=axis)
-    # rescale so each row sums to one, then keep away from log(0)
-    y_pred = ops.divide(y_pred, ops.sum(y_pred, axis=axis, keepdims=True))
-    eps = config.epsilon()
-    return ops.log(ops.clip(y_pred, eps, 1.0 - eps))
+    return ops.mean(ops.binary_crossentropy(y_true, y_pred, from_logits=from_logits),
+                    axis=axis)
 
 
 @keras_export("kerasmini.losses.categorical_crossentropy")
@@ -212,8 +189,8 @@ def categorical_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=
         classes = _shape(y_pred)[axis]
         y_true = ops.add(ops.multiply(y_true, 1.0 - label_smoothing),
                          label_smoothing / classes)
-    log_p = _log_probabilities(y_pred, from_logits, axis)
-    return ops.negative(ops.sum(ops.multiply(y_true, log_p), axis=axis))
+    return ops.categorical_crossentropy(y_true, y_pred, from_logits=from_logits,
+                                        axis=axis)
 
 
 @keras_export("kerasmini.losses.sparse_categorical_crossentropy")
@@ -241,16 +218,9 @@ def sparse_categorical_crossentropy(y_true, y_pred, from_logits=False, axis=-1):
             f"Received: y_true.shape={_shape(y_true)}, y_pred.shape={pred_shape}."
             f"{hint}"
         )
-    y_true = checked_indices(y_true, size=pred_shape[axis], what=(
-        "Loss `sparse_categorical_crossentropy`: the labels `y_true` (class indices "
-        f"for the {pred_shape[axis]} classes of `y_pred`)"))
-    logits = y_pred if from_logits else _cached_logits(y_pred)
-    if logits is not None and axis in (-1, len(pred_shape) - 1):
-        # fast path: one fused op from the logits (see backend ops)
-        return ops.sparse_softmax_crossentropy(y_true, logits)
-    one_hot = ops.one_hot(y_true, num_classes=pred_shape[axis], dtype=_dtype(y_pred))
-    log_p = _log_probabilities(y_pred, from_logits, axis)
-    return ops.negative(ops.sum(ops.multiply(one_hot, log_p), axis=axis))
+    # the labels are checked by the op, on every batch of a traced fit
+    return ops.sparse_categorical_crossentropy(y_true, y_pred,
+                                               from_logits=from_logits, axis=axis)
 
 
 # -------------------------------------------------------------- reduction

@@ -9,8 +9,8 @@ regularizer=...)`` attaches it to the variable, and ``layer.losses`` collects
 2.5
 """
 
+from kerasmini import ops
 from kerasmini.api_export import keras_export
-from kerasmini.backend import ops
 from kerasmini.saving import serialization
 
 

@@ -66,7 +66,8 @@ def check_layer_gradients(layer, inputs, eps=1e-6, seed=0):
     """The tape's gradients of ``sum(layer(x) * v)`` for the inputs and every
     trainable weight against central differences, in float64 (build the
     layer with ``dtype="float64"``)."""
-    from kerasmini.backend import GradientTape, ops
+    from kerasmini import ops
+    from kerasmini.backend import GradientTape
 
     arrays = [np.array(a, dtype="float64") for a in _as_list(inputs)]
     single = not isinstance(inputs, (list, tuple))

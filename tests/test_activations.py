@@ -3,8 +3,7 @@
 import numpy as np
 import pytest
 
-from kerasmini import activations
-from kerasmini.backend import ops
+from kerasmini import activations, ops
 
 X = np.linspace(-3, 3, 13).astype("float32")
 

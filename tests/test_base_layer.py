@@ -5,8 +5,7 @@ import numpy as np
 import pytest
 
 import kerasmini as keras
-from kerasmini import backend, layers
-from kerasmini.backend import ops
+from kerasmini import backend, layers, ops
 from kerasmini.backend.keras_tensor import KerasTensor
 from kerasmini.engine.base_layer import Layer
 from kerasmini.ops.node import Node

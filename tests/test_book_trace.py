@@ -79,7 +79,7 @@ def test_trace_records_user_subclass_methods():
             self.w = self.add_weight(shape=(input_shape[-1],), initializer="ones")
 
         def call(self, x):
-            return keras.backend.ops.multiply(x, self.w)
+            return keras.ops.multiply(x, self.w)
 
     with trace() as t:
         Scale()(np.ones((1, 2)))

@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 import exercise_cells  # noqa: E402
 
 import kerasmini as keras  # noqa: E402
-from kerasmini.backend import ops  # noqa: E402
+from kerasmini import ops  # noqa: E402
 
 CHAPTER = "03_layer"  # quick to run; its three exercises cover a function and
 # two layers whose stubs sit inside a method

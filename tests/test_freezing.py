@@ -113,7 +113,7 @@ def test_hand_written_tape_loop_updates_only_trainable_weights():
     for _ in range(3):
         with keras.GradientTape() as tape:
             loss = keras.losses.mean_squared_error(Y, model(X, training=True))
-            loss = keras.backend.ops.mean(loss)
+            loss = keras.ops.mean(loss)
         grads = tape.gradient(loss, model.trainable_weights)
         optimizer.apply_gradients(zip(grads, model.trainable_weights))
     assert len(model.trainable_weights) == 2

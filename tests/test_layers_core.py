@@ -4,8 +4,7 @@ import numpy as np
 import pytest
 
 import kerasmini as keras
-from kerasmini import layers
-from kerasmini.backend import ops
+from kerasmini import layers, ops
 
 RNG = np.random.default_rng(0)
 

@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 import kerasmini as keras
-from kerasmini import layers
-from kerasmini.backend import GradientTape, ops
+from kerasmini import layers, ops
+from kerasmini.backend import GradientTape
 
 RNG = np.random.default_rng(0)
 

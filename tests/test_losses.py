@@ -3,8 +3,8 @@
 import numpy as np
 import pytest
 
-from kerasmini import losses
-from kerasmini.backend import GradientTape, ops
+from kerasmini import losses, ops
+from kerasmini.backend import GradientTape
 
 Y_TRUE = np.array([[0.0, 1.0, 0.0], [0.0, 0.0, 1.0]])
 P = np.array([[0.1, 0.7, 0.2], [0.3, 0.3, 0.4]])

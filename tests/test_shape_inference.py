@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 import kerasmini as keras
-from kerasmini.backend import ops
+from kerasmini import ops
 from kerasmini.backend.core import STATE
 from kerasmini.backend.keras_tensor import KerasTensor
 from kerasmini.engine.shape_inference import dry_run, infer_by_dry_run, to_shape

@@ -266,7 +266,7 @@ def test_custom_train_step_is_used_by_fit():
             self.steps += 1  # Python: runs only while tracing (once per shape)
             with GradientTape() as tape:
                 y_pred = self(x, training=True)
-                loss = keras.backend.ops.mean(keras.backend.ops.square(y_pred - y))
+                loss = keras.ops.mean(keras.ops.square(y_pred - y))
             grads = tape.gradient(loss, self.trainable_variables)
             self.optimizer.apply_gradients(zip(grads, self.trainable_variables))
             self.loss_tracker.update_state(loss)

@@ -1,17 +1,20 @@
 """The backend: the only part of kerasmini that touches NumPy maths.
 
 It holds the :class:`Variable`, the primitive ops with their gradient rules
-(:mod:`kerasmini.backend.ops`; convolution and pooling in
-:mod:`kerasmini.backend.nn`), the :class:`GradientTape`, the tracing
-:func:`function`, name scopes and unique names, the seeded random generator
-and the dtype settings. Nothing here imports from ``kerasmini.engine``.
+(the NumPy API in :mod:`kerasmini.backend.numpy` and
+:mod:`kerasmini.backend.numpy_extra`; activations, softmax, convolution and
+pooling in :mod:`kerasmini.backend.nn`), the :class:`GradientTape`, the
+tracing :func:`function`, the symbolic :class:`KerasTensor`, name scopes and
+unique names, the seeded random generator, the dtype settings and the checks
+of user values. Nothing here imports from above the backend: ``kerasmini.ops``
+computes with these primitives on arrays.
 
 >>> from kerasmini import backend
 >>> backend.floatx(), backend.executing_eagerly()
 ('float32', True)
 """
 
-from kerasmini.backend import nn, ops, random
+from kerasmini.backend import nn, numpy, numpy_extra, random
 from kerasmini.backend.config import (
     backend,
     epsilon,
@@ -80,6 +83,7 @@ __all__ = [
     "auto_name", "backend", "clear_session", "convert_to_tensor", "current_graph",
     "current_path", "epsilon", "executing_eagerly", "floatx", "function",
     "get_graph_variables", "get_uid", "init_scope", "is_tensor", "name_scope",
-    "nn", "ops", "random", "register_session_hook", "reset_names", "set_floatx",
-    "standardize_dtype", "stop_gradient", "to_snake_case", "track_variable",
+    "nn", "numpy", "numpy_extra", "random", "register_session_hook", "reset_names",
+    "set_floatx", "standardize_dtype", "stop_gradient", "to_snake_case",
+    "track_variable",
 ]

@@ -100,7 +100,7 @@ class GraphTensor:
     def __repr__(self):
         return f"<GraphTensor shape={self.shape}, dtype={self.dtype}, slot={self.slot}>"
 
-    # Operators are attached in ops.py (they need the primitives).
+    # Operators are attached in numpy.py (they need the primitives).
 
 
 class TapeTensor(np.ndarray):
@@ -112,7 +112,8 @@ class TapeTensor(np.ndarray):
     ``ops.add`` (TensorFlow's eager tensors behave the same way). Outside a
     tape, results are plain arrays and cost nothing extra.
 
-    >>> from kerasmini.backend import GradientTape, Variable, ops
+    >>> from kerasmini import ops
+    >>> from kerasmini.backend import GradientTape, Variable
     >>> w = Variable(3.0)
     >>> with GradientTape() as tape:
     ...     y = ops.multiply(w, 2.0)

@@ -15,7 +15,7 @@ Variables are read by a step at the point of use and written by a step
 fresh numbers on every replay.
 
 >>> import numpy as np
->>> from kerasmini.backend import ops
+>>> from kerasmini import ops
 >>> @function
 ... def affine(x):
 ...     return ops.add(ops.multiply(x, 2.0), 1.0)
@@ -40,7 +40,7 @@ from kerasmini.backend.core import STATE, GraphTensor, is_tensor, value_of
 class Graph:
     """The steps recorded while tracing one call signature of a function.
 
-    >>> from kerasmini.backend import ops
+    >>> from kerasmini import ops
     >>> f = function(lambda x: ops.square(x))
     >>> _ = f(np.ones(3))
     >>> list(f.graphs.values())
@@ -309,7 +309,7 @@ class Function:
     Build it with :func:`function`. ``trace_count`` counts traces;
     ``graphs`` maps signatures to their :class:`Graph`.
 
-    >>> from kerasmini.backend import ops
+    >>> from kerasmini import ops
     >>> f = Function(lambda x: ops.multiply(x, 3.0))
     >>> f(np.ones(2)), f
     (array([3., 3.]), <kerasmini.function <lambda>: 1 trace(s)>)
@@ -399,7 +399,8 @@ def function(fn=None, *, name=None):
     Returns:
         A :class:`Function`.
 
-    >>> from kerasmini.backend import ops, executing_eagerly
+    >>> from kerasmini import ops
+    >>> from kerasmini.backend import executing_eagerly
     >>> seen = []
     >>> f = function(lambda x: seen.append(executing_eagerly()) or ops.square(x))
     >>> f(np.array(3.0)), f(np.array(4.0)), seen

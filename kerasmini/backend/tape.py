@@ -10,7 +10,7 @@ traced when it runs inside :func:`kerasmini.function`, and recorded by an outer
 tape (so gradients of gradients work).
 
 >>> import numpy as np
->>> from kerasmini.backend import ops
+>>> from kerasmini import ops
 >>> from kerasmini.backend.variables import Variable
 >>> w = Variable(3.0)
 >>> with GradientTape() as tape:
@@ -22,8 +22,9 @@ array(6., dtype=float32)
 import numpy as np
 
 from kerasmini import tree
-from kerasmini.backend import ops
 from kerasmini.backend.core import STATE, is_tensor
+from kerasmini.backend.numpy import add, cast, ones_like
+from kerasmini.backend.numpy import stop_gradient as _stop_gradient
 
 
 class _Record:
@@ -47,7 +48,7 @@ class GradientTape:
     >>> x = np.array([1.0, 2.0])
     >>> with GradientTape() as tape:
     ...     tape.watch(x)
-    ...     from kerasmini.backend import ops
+    ...     from kerasmini import ops
     ...     y = ops.sum(ops.square(x))
     >>> tape.gradient(y, x)
     array([2., 4.])
@@ -143,8 +144,8 @@ class GradientTape:
         try:
             grads = {}
             for i, t in enumerate(targets):
-                seed = seeds[i] if seeds is not None else ops.ones_like(t)
-                _accumulate(grads, id(t), seed, ops)
+                seed = seeds[i] if seeds is not None else ones_like(t)
+                _accumulate(grads, id(t), seed)
             keep = {id(s) for s in flat_sources}  # a source may be an op's output
             for rec in reversed(live):
                 key = id(rec.out)
@@ -158,11 +159,11 @@ class GradientTape:
                     if rule is None:
                         continue
                     contribution = rule(g, rec.out, *rec.args, **rec.params)
-                    _accumulate(grads, id(arg), contribution, ops)
+                    _accumulate(grads, id(arg), contribution)
         finally:
             self.recording = was_recording
         results = [grads.get(id(s)) for s in flat_sources]
-        results = [_cast_like(g, s, ops) for g, s in zip(results, flat_sources)]
+        results = [_cast_like(g, s) for g, s in zip(results, flat_sources)]
         if not self.persistent:
             self.records = []
         return tree.pack_sequence_as(sources, results)
@@ -184,20 +185,20 @@ class _Paused:
         return False
 
 
-def _accumulate(grads, key, g, ops):
+def _accumulate(grads, key, g):
     """Gradients meeting at one value add up: ``grads[key] += g``."""
     if g is None:
         return
     previous = grads.get(key)
-    grads[key] = g if previous is None else ops.add(previous, g)
+    grads[key] = g if previous is None else add(previous, g)
 
 
-def _cast_like(g, source, ops):
+def _cast_like(g, source):
     if g is None:
         return None
     dtype = source.dtype if isinstance(source.dtype, str) else np.dtype(source.dtype).name
     if g.dtype != dtype:
-        return ops.cast(g, dtype)
+        return cast(g, dtype)
     return g
 
 
@@ -205,11 +206,11 @@ def stop_gradient(x):
     """The value of ``x``, through which no gradient flows.
 
     >>> from kerasmini.backend.variables import Variable
-    >>> from kerasmini.backend import ops
+    >>> from kerasmini import ops
     >>> w = Variable(2.0)
     >>> with GradientTape() as tape:
     ...     y = ops.multiply(w, stop_gradient(w))
     >>> tape.gradient(y, w)
     array(2., dtype=float32)
     """
-    return ops.stop_gradient(x)
+    return _stop_gradient(x)

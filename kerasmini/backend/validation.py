@@ -142,6 +142,43 @@ def check_choice(value, name, choices, owner=None):
     return value
 
 
+def check_pair(value, name):
+    """``2`` -> ``(2, 2)``; a pair of positive integers stays; anything else
+    is refused (kernel sizes, strides, dilation rates, pool sizes).
+
+    >>> check_pair(2, "strides"), check_pair([1, 3], "kernel_size")
+    ((2, 2), (1, 3))
+    >>> check_pair(0, "strides")
+    Traceback (most recent call last):
+      ...
+    ValueError: Expected `strides` to be a positive integer or a tuple of 2 positive ...
+    """
+    pair = value
+    if _is_int(value):
+        pair = (value, value)
+    pair = tuple(pair) if isinstance(pair, (tuple, list)) else ()
+    if len(pair) != 2 or not all(_is_int(v) and v >= 1 for v in pair):
+        raise ValueError(
+            f"Expected `{name}` to be a positive integer or a tuple of 2 positive "
+            f"integers. Received: {name}={value!r}"
+        )
+    return int(pair[0]), int(pair[1])
+
+
+def check_padding(padding):
+    """``"valid"`` or ``"same"`` (any case), lower-cased.
+
+    >>> check_padding("SAME")
+    'same'
+    """
+    mode = padding.lower() if isinstance(padding, str) else padding
+    if mode not in ("valid", "same"):
+        raise ValueError(
+            f"Expected `padding` to be 'valid' or 'same'. Received: padding={padding!r}"
+        )
+    return mode
+
+
 def check_shape(shape, name="shape", owner=None):
     """A shape: a tuple of non-negative integers or ``None`` (unknown).
 

@@ -226,4 +226,4 @@ class Variable:
     def __hash__(self):
         return id(self)
 
-    # Arithmetic operators are attached in ops.py.
+    # Arithmetic operators are attached in numpy.py.

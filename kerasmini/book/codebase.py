@@ -104,7 +104,7 @@ def import_graph(include_lazy: bool = True) -> dict[str, set[str]]:
     as are imports of the package itself.
 
     >>> graph = import_graph()
-    >>> "kerasmini.backend.core" in graph["kerasmini.backend.ops"]
+    >>> "kerasmini.backend.core" in graph["kerasmini.backend.numpy"]
     True
     """
     graph = collections.defaultdict(set)

@@ -369,7 +369,7 @@ def plot_tape(tape):
 
     >>> import numpy as np
     >>> import kerasmini as keras
-    >>> from kerasmini.backend import ops
+    >>> from kerasmini import ops
     >>> w = keras.Variable(np.ones(2), name="w")
     >>> with keras.GradientTape(persistent=True) as tape:
     ...     loss = ops.sum(ops.square(w))

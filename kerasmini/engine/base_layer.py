@@ -13,7 +13,8 @@ The life of a layer, which the book walks one step at a time:
    :func:`kerasmini.function`, where ops are traced).
 
 >>> import numpy as np
->>> from kerasmini.backend import ops, clear_session
+>>> from kerasmini import ops
+>>> from kerasmini.backend import clear_session
 >>> clear_session()
 >>> class Scale(Layer):
 ...     def build(self, input_shape):
@@ -30,9 +31,9 @@ import warnings
 
 import numpy as np
 
-from kerasmini import constraints, initializers, regularizers
+from kerasmini import constraints, initializers, ops, regularizers
 from kerasmini.api_export import keras_export
-from kerasmini.backend import config, ops, validation
+from kerasmini.backend import config, validation
 from kerasmini.backend.core import STATE, convert_to_tensor, is_tensor
 from kerasmini.backend.keras_tensor import KerasTensor, any_symbolic, is_keras_tensor
 from kerasmini.backend.masking import get_keras_mask, set_keras_mask

@@ -22,7 +22,8 @@ import numpy as np
 
 from kerasmini import losses as losses_module
 from kerasmini import metrics as metrics_module
-from kerasmini.backend import ops, validation
+from kerasmini import ops
+from kerasmini.backend import validation
 
 
 def is_binary_or_sparse_categorical(y_true, y_pred):

@@ -19,9 +19,8 @@ subclassing ``Model`` and the functional API share one entry point.
 import warnings
 
 from kerasmini import metrics as metrics_module
-from kerasmini import optimizers, saving
+from kerasmini import ops, optimizers, saving
 from kerasmini.api_export import keras_export
-from kerasmini.backend import ops
 from kerasmini.backend.graph import function
 from kerasmini.backend.naming import auto_name, name_scope
 from kerasmini.backend.tape import GradientTape

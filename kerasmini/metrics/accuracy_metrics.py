@@ -8,9 +8,9 @@
 
 import numpy as np
 
-from kerasmini import losses
+from kerasmini import losses, ops
 from kerasmini.api_export import keras_export
-from kerasmini.backend import config, ops
+from kerasmini.backend import config
 from kerasmini.metrics.reduction_metrics import MeanMetricWrapper
 
 

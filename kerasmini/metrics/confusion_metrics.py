@@ -17,8 +17,8 @@ binary decisions (a ``(batch, 3)`` prediction gives ``3 * batch``).
 
 import numpy as np
 
+from kerasmini import ops
 from kerasmini.api_export import keras_export
-from kerasmini.backend import ops
 from kerasmini.metrics.metric import Metric, _as_float
 
 NEG_INF = -1e10
@@ -76,8 +76,8 @@ def confusion_counts(y_true, y_pred, thresholds, sample_weight=None, top_k=None,
     if top_k is not None:
         y_pred = _keep_top_k(y_pred, top_k)
     if class_id is not None:
-        y_true = ops.getitem(y_true, (Ellipsis, slice(class_id, class_id + 1)))
-        y_pred = ops.getitem(y_pred, (Ellipsis, slice(class_id, class_id + 1)))
+        y_true = ops.get_item(y_true, (Ellipsis, slice(class_id, class_id + 1)))
+        y_pred = ops.get_item(y_pred, (Ellipsis, slice(class_id, class_id + 1)))
     shape = np.shape(y_pred)
     size = int(np.prod(shape))
     if sample_weight is None:
@@ -126,8 +126,8 @@ class _ConfusionMatrixCount(Metric):
 
     def result(self):
         if len(self.thresholds) == 1:
-            return ops.getitem(self.accumulator, 0)
-        return ops.identity(self.accumulator)
+            return ops.get_item(self.accumulator, 0)
+        return ops.cast(self.accumulator, self.dtype)
 
     def get_config(self):
         return {"name": self.name, "dtype": self.dtype,
@@ -214,7 +214,7 @@ class _PrecisionRecall(Metric):
     def result(self):
         tp, other = self._count_vars()
         value = _divide_no_nan(tp, ops.add(tp, other))
-        return ops.getitem(value, 0) if len(self.thresholds) == 1 else value
+        return ops.get_item(value, 0) if len(self.thresholds) == 1 else value
 
     def get_config(self):
         return {"name": self.name, "dtype": self.dtype,
@@ -342,8 +342,8 @@ class AUC(Metric):
             self._built_labels = num_labels
             self._make_variables((self.num_thresholds, num_labels))
         columns = [confusion_counts(
-            ops.getitem(_as_float(y_true, "float32"), (Ellipsis, j)),
-            ops.getitem(y_pred, (Ellipsis, j)), self._all_thresholds,
+            ops.get_item(_as_float(y_true, "float32"), (Ellipsis, j)),
+            ops.get_item(y_pred, (Ellipsis, j)), self._all_thresholds,
             sample_weight) for j in range(num_labels)]
         for key, variable in self._pairs():
             variable.assign_add(ops.stack([c[key] for c in columns], axis=1))
@@ -367,9 +367,9 @@ class AUC(Metric):
         tp, fp, fn = self.true_positives, self.false_positives, self.false_negatives
         n = self.num_thresholds
         head, tail = slice(0, n - 1), slice(1, n)
-        tp_a, tp_b = ops.getitem(tp, head), ops.getitem(tp, tail)
+        tp_a, tp_b = ops.get_item(tp, head), ops.get_item(tp, tail)
         p = ops.add(tp, fp)
-        p_a, p_b = ops.getitem(p, head), ops.getitem(p, tail)
+        p_a, p_b = ops.get_item(p, head), ops.get_item(p, tail)
         dtp = ops.subtract(tp_a, tp_b)
         slope = _divide_no_nan(dtp, ops.maximum(ops.subtract(p_a, p_b), 0.0))
         intercept = ops.subtract(tp_b, ops.multiply(slope, p_b))
@@ -378,7 +378,7 @@ class AUC(Metric):
                           ops.ones_like(p_b))
         increment = _divide_no_nan(
             ops.multiply(slope, ops.add(dtp, ops.multiply(intercept, ops.log(ratio)))),
-            ops.maximum(ops.add(tp_b, ops.getitem(fn, tail)), 0.0))
+            ops.maximum(ops.add(tp_b, ops.get_item(fn, tail)), 0.0))
         return self._average(increment)
 
     def result(self):
@@ -392,15 +392,15 @@ class AUC(Metric):
         else:
             x, y = recall, _divide_no_nan(tp, ops.add(tp, fp))
         n = self.num_thresholds
-        y_a, y_b = ops.getitem(y, slice(0, n - 1)), ops.getitem(y, slice(1, n))
+        y_a, y_b = ops.get_item(y, slice(0, n - 1)), ops.get_item(y, slice(1, n))
         if self.summation_method == "interpolation":
             heights = ops.divide(ops.add(y_a, y_b), 2.0)
         elif self.summation_method == "minoring":
             heights = ops.minimum(y_a, y_b)
         else:
             heights = ops.maximum(y_a, y_b)
-        widths = ops.subtract(ops.getitem(x, slice(0, n - 1)),
-                              ops.getitem(x, slice(1, n)))
+        widths = ops.subtract(ops.get_item(x, slice(0, n - 1)),
+                              ops.get_item(x, slice(1, n)))
         return self._average(ops.multiply(widths, heights))
 
     def reset_state(self):

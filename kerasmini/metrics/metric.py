@@ -19,9 +19,9 @@ update inside a traced ``train_step`` is replayed with the rest of the step.
 
 import numpy as np
 
-from kerasmini import initializers
+from kerasmini import initializers, ops
 from kerasmini.api_export import keras_export
-from kerasmini.backend import config, ops
+from kerasmini.backend import config
 from kerasmini.backend.naming import auto_name, name_scope
 from kerasmini.backend.variables import Variable
 
@@ -41,7 +41,7 @@ class Metric:
     ...     def update_state(self, values):
     ...         self.n.assign_add(float(np.size(values)))
     ...     def result(self):
-    ...         return ops.identity(self.n)
+    ...         return ops.cast(self.n, self.dtype)
     >>> float(Count()(np.zeros(3)))
     3.0
     """

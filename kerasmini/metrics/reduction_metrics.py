@@ -8,9 +8,8 @@
 
 import numpy as np
 
-from kerasmini import losses
+from kerasmini import losses, ops
 from kerasmini.api_export import keras_export
-from kerasmini.backend import ops
 from kerasmini.backend.masking import get_keras_mask
 from kerasmini.metrics.metric import Metric, _as_float
 from kerasmini.saving import serialization
@@ -79,7 +78,7 @@ class Sum(Metric):
         self.total.assign_add(ops.sum(values))
 
     def result(self):
-        return ops.identity(self.total)
+        return ops.cast(self.total, self.dtype)
 
 
 @keras_export("kerasmini.metrics.MeanMetricWrapper")

@@ -9,9 +9,8 @@
 
 import numpy as np  # noqa: F401  (the docstring examples use it)
 
-from kerasmini import losses
+from kerasmini import losses, ops
 from kerasmini.api_export import keras_export
-from kerasmini.backend import ops
 from kerasmini.metrics.reduction_metrics import MeanMetricWrapper
 
 

@@ -9,8 +9,8 @@
 
 import numpy as np
 
+from kerasmini import backend
 from kerasmini.backend import config
-from kerasmini.backend import ops as B
 from kerasmini.backend.core import convert_to_tensor as _convert
 from kerasmini.backend.core import value_of
 from kerasmini.backend.graph import is_traced
@@ -22,7 +22,7 @@ _M = __name__
 
 
 def _cast(x, dtype):
-    return B.cast(x, dtype)
+    return backend.numpy.cast(x, dtype)
 
 
 Cast, cast = custom(
@@ -34,7 +34,7 @@ Cast, cast = custom(
 
 
 def _stop_gradient(x):
-    return B.stop_gradient(x)
+    return backend.numpy.stop_gradient(x)
 
 
 StopGradient, stop_gradient = custom(

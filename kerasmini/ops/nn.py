@@ -2,7 +2,8 @@
 
 Activations, cross-entropies, ``one_hot``, ``moments`` and the convolution
 and pooling of images, each computing through backend primitives on values
-and answering with a shape on KerasTensors:
+and answering with a shape on KerasTensors. The activations and losses of
+kerasmini are built on these, as Keras 3's are:
 
 >>> from kerasmini import ops
 >>> from kerasmini import KerasTensor
@@ -14,10 +15,9 @@ array([0.5, 0.5])
 
 import numpy as np
 
-from kerasmini import activations
-from kerasmini import losses as L
-from kerasmini.backend import nn as N
-from kerasmini.backend import ops as B
+from kerasmini import backend
+from kerasmini.backend import validation
+from kerasmini.backend.checks import checked_indices
 from kerasmini.backend.keras_tensor import KerasTensor, any_symbolic
 from kerasmini.ops import shapes
 from kerasmini.ops.families import custom, unary
@@ -33,24 +33,32 @@ def _same(self, x, *args, **kwargs):
     return _spec(shapes.shape_of(x), shapes.float_result(shapes.dtype_of(x)))
 
 
-Relu, relu = unary("Relu", B.relu, module=_M)
-Sigmoid, sigmoid = unary("Sigmoid", B.sigmoid, module=_M)
-Softplus, softplus = unary("Softplus", B.softplus, module=_M)
-Silu, silu = unary("Silu", activations.swish, module=_M)
+Relu, relu = unary("Relu", backend.nn.relu, module=_M)
+Sigmoid, sigmoid = unary("Sigmoid", backend.nn.sigmoid, module=_M)
+Softplus, softplus = unary("Softplus", backend.nn.softplus, module=_M)
+
+
+def _silu(x):
+    return backend.numpy.multiply(x, backend.nn.sigmoid(x))  # x * sigmoid(x)
+
+
+Silu, silu = unary("Silu", _silu, module=_M, summary="``x * sigmoid(x)``.")
 Swish, swish = Silu, silu
 
 
 def _gelu(x, approximate=True):
-    if approximate:  # 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
-        inner = B.multiply(float(np.sqrt(2.0 / np.pi)),
-                           B.add(x, B.multiply(0.044715, B.power(x, 3))))
-        return B.multiply(B.multiply(0.5, x), B.add(1.0, B.tanh(inner)))
-    # the exact form needs erf; NumPy has none, so kerasmini keeps the
-    # tanh form (Keras's default) and says so
-    raise NotImplementedError(
-        "kerasmini's gelu has only the tanh approximation (Keras's default). "
-        "Received: approximate=False"
-    )
+    if not approximate:
+        # the exact form needs erf; NumPy has none, so kerasmini keeps the
+        # tanh form (Keras's default) and says so
+        raise NotImplementedError(
+            "kerasmini's gelu has only the tanh approximation (Keras's default). "
+            "Received: approximate=False"
+        )
+    add, multiply = backend.numpy.add, backend.numpy.multiply
+    # 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
+    inner = multiply(float(np.sqrt(2.0 / np.pi)),
+                     add(x, multiply(0.044715, backend.numpy.power(x, 3))))
+    return multiply(multiply(0.5, x), add(1.0, backend.numpy.tanh(inner)))
 
 
 Gelu, gelu = custom("Gelu", _gelu, _same, static_names=("approximate",), module=_M,
@@ -59,7 +67,8 @@ Gelu, gelu = custom("Gelu", _gelu, _same, static_names=("approximate",), module=
 
 
 def _leaky_relu(x, negative_slope=0.2):
-    return activations.leaky_relu(x, negative_slope=negative_slope)
+    negative_part = backend.numpy.multiply(x, negative_slope)
+    return backend.numpy.where(backend.numpy.greater(x, 0.0), x, negative_part)
 
 
 LeakyRelu, leaky_relu = custom(
@@ -69,7 +78,11 @@ LeakyRelu, leaky_relu = custom(
 
 
 def _elu(x, alpha=1.0):
-    return activations.elu(x, alpha=alpha)
+    # x if positive, else alpha * (exp(x) - 1)
+    exp_minus_one = backend.numpy.subtract(
+        backend.numpy.exp(backend.numpy.minimum(x, 0.0)), 1.0)
+    negative_part = backend.numpy.multiply(alpha, exp_minus_one)
+    return backend.numpy.where(backend.numpy.greater(x, 0.0), x, negative_part)
 
 
 Elu, elu = custom("Elu", _elu, _same, static_names=("alpha",), module=_M,
@@ -78,11 +91,11 @@ Elu, elu = custom("Elu", _elu, _same, static_names=("alpha",), module=_M,
 
 
 def _softmax(x, axis=-1):
-    return B.softmax(x, axis=axis)
+    return backend.nn.softmax(x, axis=axis)
 
 
 def _log_softmax(x, axis=-1):
-    return B.log_softmax(x, axis=axis)
+    return backend.nn.log_softmax(x, axis=axis)
 
 
 Softmax, softmax = custom("Softmax", _softmax, _same, static_names=("axis",),
@@ -96,9 +109,10 @@ LogSoftmax, log_softmax = custom(
 
 
 def _one_hot(x, num_classes, axis=-1, dtype=None):
-    out = B.one_hot(x, num_classes=num_classes, dtype=dtype or "float32")
+    out = backend.nn.one_hot(x, num_classes=num_classes, dtype=dtype or "float32")
     if axis not in (-1, len(shapes.shape_of(x))):
-        out = B.transpose(out, _moved_axes(len(shapes.shape_of(out)), axis))
+        out = backend.numpy.transpose(out, _moved_axes(len(shapes.shape_of(out)),
+                                                        axis))
     return out
 
 
@@ -127,25 +141,23 @@ def _per_sample(self, target, output, *args, **kwargs):
 
 
 def _categorical_crossentropy(target, output, from_logits=False, axis=-1):
-    return L.categorical_crossentropy(target, output, from_logits=from_logits,
-                                      axis=axis)
+    return backend.nn.categorical_crossentropy(target, output,
+                                               from_logits=from_logits, axis=axis)
 
 
 def _sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
-    return L.sparse_categorical_crossentropy(target, output, from_logits=from_logits,
-                                             axis=axis)
+    # a check that is a primitive: a traced fit looks at every batch's labels
+    classes = shapes.shape_of(output)[axis]
+    target = checked_indices(target, size=classes, what=(
+        "`sparse_categorical_crossentropy`: the labels `y_true` (`target` of "
+        f"the op), class indices for the {classes} classes of the predictions,"))
+    return backend.nn.sparse_categorical_crossentropy(
+        target, output, from_logits=from_logits, axis=axis)
 
 
 def _binary_crossentropy(target, output, from_logits=False):
     # elementwise, as Keras 3's ops (the loss function averages the last axis)
-    if from_logits:
-        # max(z, 0) - z t + log(1 + e^-|z|)
-        return B.add(B.subtract(B.relu(output), B.multiply(output, target)),
-                     B.log1p(B.exp(B.negative(B.abs(output)))))
-    p = B.clip(output, 1e-7, 1.0 - 1e-7)
-    return B.negative(B.add(B.multiply(target, B.log(p)),
-                            B.multiply(B.subtract(1.0, target),
-                                       B.log(B.subtract(1.0, p)))))
+    return backend.nn.binary_crossentropy(target, output, from_logits=from_logits)
 
 
 CategoricalCrossentropy, categorical_crossentropy = custom(
@@ -179,50 +191,48 @@ def moments(x, axes, keepdims=False):
         dtype = shapes.float_result(shapes.dtype_of(x))
         return _spec(shape, dtype), _spec(shape, dtype)
     axes = tuple(axes)
-    mean = B.mean(x, axis=axes, keepdims=True)
-    variance = B.mean(B.square(B.subtract(x, mean)), axis=axes, keepdims=keepdims)
+    mean = backend.numpy.mean(x, axis=axes, keepdims=True)
+    squares = backend.numpy.square(backend.numpy.subtract(x, mean))
+    variance = backend.numpy.mean(squares, axis=axes, keepdims=keepdims)
     if not keepdims:
-        mean = B.squeeze(mean, axis=axes)
+        mean = backend.numpy.squeeze(mean, axis=axes)
     return mean, variance
 
 
 # --------------------------------------------------------- images (NHWC)
-def _window_spec(shape, window, strides, padding, channels):
-    batch, height, width = shape[0], shape[1], shape[2]
-
-    def length(size, k, s):
-        if size is None:
-            return None
-        if padding == "same":
-            return -(-size // s)
-        return (size - k) // s + 1
-
-    return (batch, length(height, window[0], strides[0]),
-            length(width, window[1], strides[1]), channels)
+def _window_spec(shape, window, strides, padding, channels, dilation=(1, 1)):
+    height, width = (shapes.conv_output_length(shape[1 + a], window[a], strides[a],
+                                               dilation[a], padding) for a in (0, 1))
+    return (shape[0], height, width, channels)
 
 
-def _pair(value):
-    return N._pair(value, "value")
+def _pair(value, name="value"):
+    return validation.check_pair(value, name)
+
+
+def _check_images(inputs, op):
+    shape = shapes.shape_of(inputs)
+    if len(shape) != 4:
+        raise ValueError(
+            f"kerasmini's ops.{op} supports 2D convolutions of (batch, height, "
+            f"width, channels) inputs. Received: inputs.shape={shape}"
+        )
+    return shape
 
 
 def _conv_spec(self, inputs, kernel, strides=1, padding="valid", data_format=None,
                dilation_rate=1):
-    shape, k = shapes.shape_of(inputs), shapes.shape_of(kernel)
-    if len(shape) != 4:
-        raise ValueError(
-            "kerasmini's ops.conv supports 2D convolutions of (batch, height, "
-            f"width, channels) inputs. Received: inputs.shape={shape}"
-        )
-    dilation = _pair(dilation_rate)
-    window = ((k[0] - 1) * dilation[0] + 1, (k[1] - 1) * dilation[1] + 1)
-    out = _window_spec(shape, window, _pair(strides), padding, k[3])
+    shape, k = _check_images(inputs, "conv"), shapes.shape_of(kernel)
+    out = _window_spec(shape, k[:2], _pair(strides, "strides"),
+                       validation.check_padding(padding), k[3],
+                       _pair(dilation_rate, "dilation_rate"))
     return _spec(out, shapes.result_type(inputs, kernel))
 
 
 def _conv(inputs, kernel, strides=1, padding="valid", data_format=None,
           dilation_rate=1):
-    return N.conv2d(inputs, kernel, strides=strides, padding=padding,
-                    dilation_rate=dilation_rate)
+    return backend.nn.conv2d(inputs, kernel, strides=strides, padding=padding,
+                             dilation_rate=dilation_rate)
 
 
 Conv, conv = custom(
@@ -232,21 +242,62 @@ Conv, conv = custom(
             "    (1, 2, 2, 2)")
 
 
+def _conv_transpose_shape(inputs, kernel, strides, padding, output_padding,
+                          dilation_rate):
+    shape, k = _check_images(inputs, "conv_transpose"), shapes.shape_of(kernel)
+    strides = _pair(strides, "strides")
+    dilation = _pair(dilation_rate, "dilation_rate")
+    padding = validation.check_padding(padding)
+    if output_padding is None or isinstance(output_padding, int):
+        output_padding = (output_padding, output_padding)
+    height, width = (shapes.deconv_output_length(shape[1 + a], k[a], strides[a],
+                                                 dilation[a], padding,
+                                                 output_padding[a]) for a in (0, 1))
+    return (shape[0], height, width, k[2])  # the kernel is (kh, kw, out, in)
+
+
+def _conv_transpose(inputs, kernel, strides=1, padding="valid", output_padding=None,
+                    data_format=None, dilation_rate=1):
+    # the input-gradient of the convolution that maps the output to `inputs`
+    out_shape = _conv_transpose_shape(inputs, kernel, strides, padding,
+                                      output_padding, dilation_rate)
+    return backend.nn.conv2d_backprop_input(inputs, kernel, out_shape,
+                                            strides=strides, padding=padding,
+                                            dilation_rate=dilation_rate)
+
+
+def _conv_transpose_spec(self, inputs, kernel, strides=1, padding="valid",
+                         output_padding=None, data_format=None, dilation_rate=1):
+    out = _conv_transpose_shape(inputs, kernel, strides, padding, output_padding,
+                                dilation_rate)
+    return _spec(out, shapes.result_type(inputs, kernel))
+
+
+ConvTranspose, conv_transpose = custom(
+    "ConvTranspose", _conv_transpose, _conv_transpose_spec, module=_M,
+    summary="Transposed 2D convolution; the kernel is ``(kh, kw, out, in)``.",
+    example=">>> ops.conv_transpose(np.ones((1, 2, 2, 1)), np.ones((3, 3, 4, 1)),"
+            " strides=2).shape\n    (1, 5, 5, 4)")
+
+
 def _pool_spec(self, inputs, pool_size, strides=None, padding="valid",
                data_format=None):
     shape = shapes.shape_of(inputs)
     strides = pool_size if strides is None else strides
-    out = _window_spec(shape, _pair(pool_size), _pair(strides), padding, shape[3])
+    out = _window_spec(shape, _pair(pool_size, "pool_size"), _pair(strides, "strides"),
+                       validation.check_padding(padding), shape[3])
     return _spec(out, shapes.dtype_of(inputs))
 
 
 def _max_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
-    return N.max_pool2d(inputs, pool_size=pool_size, strides=strides, padding=padding)
+    return backend.nn.max_pool2d(inputs, pool_size=pool_size, strides=strides,
+                                 padding=padding)
 
 
 def _average_pool(inputs, pool_size, strides=None, padding="valid",
                   data_format=None):
-    return N.avg_pool2d(inputs, pool_size=pool_size, strides=strides, padding=padding)
+    return backend.nn.avg_pool2d(inputs, pool_size=pool_size, strides=strides,
+                                 padding=padding)
 
 
 MaxPool, max_pool = custom(
@@ -261,5 +312,5 @@ AveragePool, average_pool = custom(
             "    (1, 2, 2, 1)")
 
 __all__ = [name for name in dir() if not name.startswith("_") and name not in (
-    "np", "activations", "L", "N", "B", "KerasTensor", "any_symbolic", "shapes",
+    "np", "backend", "validation", "checked_indices", "KerasTensor", "any_symbolic", "shapes",
     "custom", "unary")]

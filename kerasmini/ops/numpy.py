@@ -16,9 +16,9 @@ import builtins
 
 import numpy as np
 
+from kerasmini import backend
 from kerasmini.backend import config
-from kerasmini.backend import extra_ops as X
-from kerasmini.backend import ops as B
+from kerasmini.backend.core import value_of
 from kerasmini.backend.keras_tensor import KerasTensor, any_symbolic
 from kerasmini.ops import shapes
 from kerasmini.ops.families import binary, custom, reduction, unary
@@ -31,46 +31,46 @@ def _spec(shape, dtype):
 
 
 # ------------------------------------------------------------- elementwise
-Abs, abs = unary("Abs", B.abs, keep_dtype=True, module=_M)  # noqa: A001
+Abs, abs = unary("Abs", backend.numpy.abs, keep_dtype=True, module=_M)  # noqa: A001
 Absolute, absolute = Abs, abs
-Negative, negative = unary("Negative", B.negative, keep_dtype=True, module=_M)
-Exp, exp = unary("Exp", B.exp, module=_M)
-Expm1, expm1 = unary("Expm1", X.expm1, module=_M)
-Log, log = unary("Log", B.log, module=_M)
-Log1p, log1p = unary("Log1p", B.log1p, module=_M)
-Sqrt, sqrt = unary("Sqrt", B.sqrt, module=_M)
-Square, square = unary("Square", B.square, keep_dtype=True, module=_M)
-Tanh, tanh = unary("Tanh", B.tanh, module=_M)
-Sin, sin = unary("Sin", X.sin, module=_M)
-Cos, cos = unary("Cos", X.cos, module=_M)
-Sign, sign = unary("Sign", B.sign, keep_dtype=True, module=_M)
-Floor, floor = unary("Floor", B.floor, keep_dtype=True, module=_M)
-Round, round = unary("Round", B.round, keep_dtype=True, module=_M)  # noqa: A001
+Negative, negative = unary("Negative", backend.numpy.negative, keep_dtype=True, module=_M)
+Exp, exp = unary("Exp", backend.numpy.exp, module=_M)
+Expm1, expm1 = unary("Expm1", backend.numpy_extra.expm1, module=_M)
+Log, log = unary("Log", backend.numpy.log, module=_M)
+Log1p, log1p = unary("Log1p", backend.numpy.log1p, module=_M)
+Sqrt, sqrt = unary("Sqrt", backend.numpy.sqrt, module=_M)
+Square, square = unary("Square", backend.numpy.square, keep_dtype=True, module=_M)
+Tanh, tanh = unary("Tanh", backend.numpy.tanh, module=_M)
+Sin, sin = unary("Sin", backend.numpy_extra.sin, module=_M)
+Cos, cos = unary("Cos", backend.numpy_extra.cos, module=_M)
+Sign, sign = unary("Sign", backend.numpy.sign, keep_dtype=True, module=_M)
+Floor, floor = unary("Floor", backend.numpy.floor, keep_dtype=True, module=_M)
+Round, round = unary("Round", backend.numpy.round, keep_dtype=True, module=_M)  # noqa: A001
 Isnan, isnan = custom(
-    "Isnan", B.isnan, lambda self, x: _spec(shapes.shape_of(x), "bool"), module=_M,
+    "Isnan", backend.numpy.isnan, lambda self, x: _spec(shapes.shape_of(x), "bool"), module=_M,
     summary="Whether each element is NaN.",
     example=">>> ops.isnan(np.array([1.0, np.nan])).tolist()\n    [False, True]")
-LogicalNot, logical_not = unary("LogicalNot", B.logical_not, keep_dtype=True,
+LogicalNot, logical_not = unary("LogicalNot", backend.numpy.logical_not, keep_dtype=True,
                                 module=_M)
 
-Add, add = binary("Add", B.add, module=_M)
-Subtract, subtract = binary("Subtract", B.subtract, module=_M)
-Multiply, multiply = binary("Multiply", B.multiply, module=_M)
-Divide, divide = binary("Divide", B.divide, module=_M)
+Add, add = binary("Add", backend.numpy.add, module=_M)
+Subtract, subtract = binary("Subtract", backend.numpy.subtract, module=_M)
+Multiply, multiply = binary("Multiply", backend.numpy.multiply, module=_M)
+Divide, divide = binary("Divide", backend.numpy.divide, module=_M)
 TrueDivide, true_divide = Divide, divide
-Power, power = binary("Power", B.power, module=_M)
-Maximum, maximum = binary("Maximum", B.maximum, module=_M)
-Minimum, minimum = binary("Minimum", B.minimum, module=_M)
-Equal, equal = binary("Equal", B.equal, boolean=True, module=_M)
-NotEqual, not_equal = binary("NotEqual", B.not_equal, boolean=True, module=_M)
-Greater, greater = binary("Greater", B.greater, boolean=True, module=_M)
-GreaterEqual, greater_equal = binary("GreaterEqual", B.greater_equal, boolean=True,
+Power, power = binary("Power", backend.numpy.power, module=_M)
+Maximum, maximum = binary("Maximum", backend.numpy.maximum, module=_M)
+Minimum, minimum = binary("Minimum", backend.numpy.minimum, module=_M)
+Equal, equal = binary("Equal", backend.numpy.equal, boolean=True, module=_M)
+NotEqual, not_equal = binary("NotEqual", backend.numpy.not_equal, boolean=True, module=_M)
+Greater, greater = binary("Greater", backend.numpy.greater, boolean=True, module=_M)
+GreaterEqual, greater_equal = binary("GreaterEqual", backend.numpy.greater_equal, boolean=True,
                                      module=_M)
-Less, less = binary("Less", B.less, boolean=True, module=_M)
-LessEqual, less_equal = binary("LessEqual", B.less_equal, boolean=True, module=_M)
-LogicalAnd, logical_and = binary("LogicalAnd", B.logical_and, boolean=True,
+Less, less = binary("Less", backend.numpy.less, boolean=True, module=_M)
+LessEqual, less_equal = binary("LessEqual", backend.numpy.less_equal, boolean=True, module=_M)
+LogicalAnd, logical_and = binary("LogicalAnd", backend.numpy.logical_and, boolean=True,
                                  module=_M)
-LogicalOr, logical_or = binary("LogicalOr", B.logical_or, boolean=True, module=_M)
+LogicalOr, logical_or = binary("LogicalOr", backend.numpy.logical_or, boolean=True, module=_M)
 
 
 def _where_spec(self, condition, x1, x2):
@@ -81,14 +81,14 @@ def _where_spec(self, condition, x1, x2):
 
 
 Where, where = custom(
-    "Where", B.where, _where_spec, module=_M,
+    "Where", backend.numpy.where, _where_spec, module=_M,
     summary="``x1`` where ``condition`` holds, else ``x2``, with broadcasting.",
     example=">>> ops.where(np.array([True, False]), 1.0, 0.0)\n"
             "    array([1., 0.], dtype=float32)")
 
 
 def _clip(x, x_min, x_max):
-    return B.clip(x, x_min, x_max)
+    return backend.numpy.clip(x, x_min, x_max)
 
 
 Clip, clip = custom(
@@ -99,21 +99,21 @@ Clip, clip = custom(
             "    array([0. , 0.5, 1. ])")
 
 # -------------------------------------------------------------- reductions
-Sum, sum = reduction("Sum", B.sum, module=_M)  # noqa: A001
-Mean, mean = reduction("Mean", B.mean, dtype_rule="float", module=_M)
-Max, max = reduction("Max", B.max, module=_M)  # noqa: A001
-Min, min = reduction("Min", B.min, module=_M)  # noqa: A001
+Sum, sum = reduction("Sum", backend.numpy.sum, module=_M)  # noqa: A001
+Mean, mean = reduction("Mean", backend.numpy.mean, dtype_rule="float", module=_M)
+Max, max = reduction("Max", backend.numpy.max, module=_M)  # noqa: A001
+Min, min = reduction("Min", backend.numpy.min, module=_M)  # noqa: A001
 Amax, amax = Max, max
 Amin, amin = Min, min
 
 
 def _var(x, axis=None, keepdims=False):
-    centred = B.subtract(x, B.mean(x, axis=axis, keepdims=True))
-    return B.mean(B.square(centred), axis=axis, keepdims=keepdims)
+    centred = backend.numpy.subtract(x, backend.numpy.mean(x, axis=axis, keepdims=True))
+    return backend.numpy.mean(backend.numpy.square(centred), axis=axis, keepdims=keepdims)
 
 
 def _std(x, axis=None, keepdims=False):
-    return B.sqrt(_var(x, axis=axis, keepdims=keepdims))
+    return backend.numpy.sqrt(_var(x, axis=axis, keepdims=keepdims))
 
 
 Var, var = reduction("Var", _var, dtype_rule="float", module=_M)
@@ -131,20 +131,20 @@ def _arg_spec(self, x, axis=None, keepdims=False):
 def _arg_reduce(primitive, x, axis, keepdims):
     # through the backend primitive, so a traced step records it (reading
     # the value here would bake the first batch's answer into the graph)
-    out = B.cast(primitive(x, axis=axis), "int32")
+    out = backend.numpy.cast(primitive(x, axis=axis), "int32")
     if not keepdims:
         return out
     if axis is None:
-        return B.reshape(out, (1,) * np.ndim(B.value_of(x)))
-    return B.expand_dims(out, axis)
+        return backend.numpy.reshape(out, (1,) * np.ndim(value_of(x)))
+    return backend.numpy.expand_dims(out, axis)
 
 
 def _argmax(x, axis=None, keepdims=False):
-    return _arg_reduce(B.argmax, x, axis, keepdims)
+    return _arg_reduce(backend.numpy.argmax, x, axis, keepdims)
 
 
 def _argmin(x, axis=None, keepdims=False):
-    return _arg_reduce(B.argmin, x, axis, keepdims)
+    return _arg_reduce(backend.numpy.argmin, x, axis, keepdims)
 
 
 Argmax, argmax = custom("Argmax", _argmax, _arg_spec, static_names=("axis", "keepdims"),
@@ -168,8 +168,8 @@ def _cumsum_spec(self, x, axis=None):
 
 def _cumsum(x, axis=None):
     if axis is None:
-        return X.cumsum(B.reshape(x, (-1,)), axis=0)
-    return X.cumsum(x, axis=axis % len(shapes.shape_of(x)))
+        return backend.numpy_extra.cumsum(backend.numpy.reshape(x, (-1,)), axis=0)
+    return backend.numpy_extra.cumsum(x, axis=axis % len(shapes.shape_of(x)))
 
 
 Cumsum, cumsum = custom("Cumsum", _cumsum, _cumsum_spec, static_names=("axis",),
@@ -194,7 +194,7 @@ def _reshape_spec(self, x, newshape):
 
 
 Reshape, reshape = custom(
-    "Reshape", lambda x, newshape: B.reshape(x, newshape), _reshape_spec, module=_M,
+    "Reshape", lambda x, newshape: backend.numpy.reshape(x, newshape), _reshape_spec, module=_M,
     summary="The same values in a new shape (one ``-1`` is inferred).",
     example=">>> ops.reshape(KerasTensor((None, 2, 3)), (-1, 6)).shape\n"
             "    (None, 6)")
@@ -207,7 +207,7 @@ def _transpose_spec(self, x, axes=None):
 
 
 Transpose, transpose = custom(
-    "Transpose", B.transpose, _transpose_spec, module=_M,
+    "Transpose", backend.numpy.transpose, _transpose_spec, module=_M,
     summary="Permute the axes (reverse them by default).",
     example=">>> ops.transpose(KerasTensor((None, 2, 3)), (0, 2, 1)).shape\n"
             "    (None, 3, 2)")
@@ -220,7 +220,7 @@ def _swapaxes_spec(self, x, axis1, axis2):
 
 
 Swapaxes, swapaxes = custom(
-    "Swapaxes", B.swapaxes, _swapaxes_spec, module=_M,
+    "Swapaxes", backend.numpy.swapaxes, _swapaxes_spec, module=_M,
     summary="Exchange two axes.",
     example=">>> ops.swapaxes(KerasTensor((2, 3, 4)), 0, 2).shape\n    (4, 3, 2)")
 
@@ -233,7 +233,7 @@ def _expand_dims_spec(self, x, axis):
 
 
 ExpandDims, expand_dims = custom(
-    "ExpandDims", lambda x, axis: B.expand_dims(x, axis=axis), _expand_dims_spec,
+    "ExpandDims", lambda x, axis: backend.numpy.expand_dims(x, axis=axis), _expand_dims_spec,
     module=_M, summary="Insert an axis of size 1.",
     example=">>> ops.expand_dims(KerasTensor((None, 3)), -1).shape\n"
             "    (None, 3, 1)")
@@ -255,7 +255,7 @@ def _squeeze_spec(self, x, axis=None):
 
 
 Squeeze, squeeze = custom(
-    "Squeeze", lambda x, axis=None: B.squeeze(x, axis=axis), _squeeze_spec, module=_M,
+    "Squeeze", lambda x, axis=None: backend.numpy.squeeze(x, axis=axis), _squeeze_spec, module=_M,
     summary="Remove axes of size 1.",
     example=">>> ops.squeeze(KerasTensor((None, 1, 3)), axis=1).shape\n"
             "    (None, 3)")
@@ -275,11 +275,11 @@ def _join_spec(self, xs, axis=0, new_axis=False):
 
 
 def _concatenate(xs, axis=0):
-    return B.concatenate(list(xs), axis=axis)
+    return backend.numpy.concatenate(list(xs), axis=axis)
 
 
 def _stack(x, axis=0):
-    return B.stack(list(x), axis=axis)
+    return backend.numpy.stack(list(x), axis=axis)
 
 
 Concatenate, concatenate = custom(
@@ -299,7 +299,7 @@ Stack, stack = custom(
 
 
 BroadcastTo, broadcast_to = custom(
-    "BroadcastTo", lambda x, shape: B.broadcast_to(x, shape),
+    "BroadcastTo", lambda x, shape: backend.numpy.broadcast_to(x, shape),
     lambda self, x, shape: _spec(tuple(shape), shapes.dtype_of(x)), module=_M,
     summary="Repeat ``x`` along broadcast axes to reach ``shape``.",
     example=">>> ops.broadcast_to(np.array([1.0, 2.0]), (2, 2)).tolist()\n"
@@ -308,10 +308,10 @@ BroadcastTo, broadcast_to = custom(
 
 def _take(x, indices, axis=None):
     if axis is None:
-        x, axis = B.reshape(x, (-1,)), 0
+        x, axis = backend.numpy.reshape(x, (-1,)), 0
     # cast by a recorded op, so a traced step takes the indices of each replay
-    indices = B.cast(indices, "int64")
-    return B.take(x, indices, axis=axis % len(shapes.shape_of(x)))
+    indices = backend.numpy.cast(indices, "int64")
+    return backend.numpy.take(x, indices, axis=axis % len(shapes.shape_of(x)))
 
 
 def _take_spec(self, x, indices, axis=None):
@@ -337,7 +337,7 @@ def _pad_spec(self, x, pad_width):
 
 
 Pad, pad = custom(
-    "Pad", lambda x, pad_width: B.pad(x, pad_width), _pad_spec, module=_M,
+    "Pad", lambda x, pad_width: backend.numpy.pad(x, pad_width), _pad_spec, module=_M,
     summary="Pad with zeros; one ``(before, after)`` pair per axis.",
     example=">>> ops.pad(KerasTensor((None, 3)), ((0, 0), (1, 2))).shape\n"
             "    (None, 6)")
@@ -355,7 +355,7 @@ def _tile_spec(self, x, repeats):
 
 def _tile(x, repeats):
     repeats = tuple(repeats) if isinstance(repeats, (list, tuple)) else (repeats,)
-    return X.tile(x, reps=repeats)
+    return backend.numpy_extra.tile(x, reps=repeats)
 
 
 Tile, tile = custom(
@@ -365,7 +365,7 @@ Tile, tile = custom(
 
 def _flip(x, axis=None):
     shape = shapes.shape_of(x)
-    return X.flip(x, axis=shapes.normalize_axes(axis, len(shape)))
+    return backend.numpy_extra.flip(x, axis=shapes.normalize_axes(axis, len(shape)))
 
 
 Flip, flip = custom(
@@ -376,7 +376,7 @@ Flip, flip = custom(
 
 
 def _ravel(x):
-    return B.reshape(x, (-1,))
+    return backend.numpy.reshape(x, (-1,))
 
 
 def _ravel_spec(self, x):
@@ -416,7 +416,7 @@ def _matmul_spec(self, x1, x2):
 
 
 Matmul, matmul = custom(
-    "Matmul", B.matmul, _matmul_spec, module=_M,
+    "Matmul", backend.numpy.matmul, _matmul_spec, module=_M,
     summary="Matrix product, batched over leading axes (as ``np.matmul``).",
     example=">>> ops.matmul(KerasTensor((None, 4, 3)), KerasTensor((3, 5))).shape\n"
             "    (None, 4, 5)")
@@ -424,7 +424,7 @@ Dot, dot = Matmul, matmul
 
 
 def _einsum_spec(self, subscripts, *operands):
-    names, output = X._parse(subscripts, len(operands))
+    names, output = backend.numpy_extra._parse(subscripts, len(operands))
     sizes = {}
     for name, x in zip(names, operands):
         for letter, size in zip(name, shapes.shape_of(x)):
@@ -434,7 +434,7 @@ def _einsum_spec(self, subscripts, *operands):
 
 
 Einsum, einsum = custom(
-    "Einsum", X.einsum, _einsum_spec, module=_M,
+    "Einsum", backend.numpy_extra.einsum, _einsum_spec, module=_M,
     summary="Einstein summation over named axes (no ``...``).",
     example='>>> ops.einsum("bij,jk->bik", KerasTensor((None, 2, 3)), '
             'KerasTensor((3, 4))).shape\n    (None, 2, 4)')
@@ -447,7 +447,7 @@ def zeros(shape, dtype=None):
     >>> zeros((2,))
     array([0., 0.], dtype=float32)
     """
-    return B.zeros(shape, dtype=dtype)
+    return backend.numpy.zeros(shape, dtype=dtype)
 
 
 def ones(shape, dtype=None):
@@ -456,7 +456,7 @@ def ones(shape, dtype=None):
     >>> ones((1, 2)).shape
     (1, 2)
     """
-    return B.ones(shape, dtype=dtype)
+    return backend.numpy.ones(shape, dtype=dtype)
 
 
 def full(shape, fill_value, dtype=None):
@@ -472,8 +472,8 @@ def _like(fill):
     def like(x, dtype=None):
         if any_symbolic((x,)):
             return _spec(shapes.shape_of(x), dtype or shapes.dtype_of(x))
-        out = B.zeros_like(x) if fill == 0 else B.ones_like(x)
-        return out if dtype is None else B.cast(out, dtype)
+        out = backend.numpy.zeros_like(x) if fill == 0 else backend.numpy.ones_like(x)
+        return out if dtype is None else backend.numpy.cast(out, dtype)
     return like
 
 
@@ -527,8 +527,8 @@ def linspace(start, stop, num=50, dtype=None):
 
 
 __all__ = [name for name in dir() if not name.startswith("_") and name not in (
-    "np", "config", "X", "B", "KerasTensor", "any_symbolic", "shapes", "binary",
-    "custom", "reduction", "unary")]
+    "np", "backend", "config", "value_of", "KerasTensor", "any_symbolic", "shapes",
+    "binary", "custom", "reduction", "unary")]
 
 
 # ----------------------------------------------------------------- indexing
@@ -561,11 +561,11 @@ def _getitem_spec(self, x, key):
 def _getitem(x, key):
     if any_symbolic((x,)):
         return GetItem().symbolic_call(x, key)
-    return B.getitem(x, key)
+    return backend.numpy.getitem(x, key)
 
 
 GetItem, get_item = custom(
-    "GetItem", lambda x, key: B.getitem(x, key), _getitem_spec, module=_M,
+    "GetItem", lambda x, key: backend.numpy.getitem(x, key), _getitem_spec, module=_M,
     summary="``x[key]`` (integers, slices, ``None`` and ``...`` on KerasTensors).",
     example=">>> ops.get_item(KerasTensor((None, 4, 3)), (slice(None), 0)).shape\n"
             "    (None, 3)")

@@ -131,5 +131,42 @@ def shape_of(x):
     return tuple(shape) if shape is not None else np.shape(x)
 
 
-__all__ = ["broadcast_shapes", "dtype_of", "float_result", "normalize_axes",
-           "reduce_shape", "result_type", "shape_of"]
+def conv_output_length(size, window, stride, dilation, padding):
+    """The output size of a convolution (or pooling) along one spatial axis
+    (``None`` stays ``None``): ``ceil(size / stride)`` for ``"same"``.
+
+    >>> conv_output_length(8, 3, 2, 1, "same"), conv_output_length(8, 3, 1, 1, "valid")
+    (4, 6)
+    """
+    if size is None:
+        return None
+    if padding == "same":
+        return -(-size // stride)
+    return (size - ((window - 1) * dilation + 1)) // stride + 1
+
+
+def deconv_output_length(size, window, stride, dilation, padding,
+                         output_padding=None):
+    """The output size of a transposed convolution along one axis.
+
+    Without ``output_padding`` it is the largest size the forward convolution
+    maps onto ``size``: ``size * stride`` for "same", plus the window's
+    overhang ``max(window - stride, 0)`` for "valid".
+
+    >>> deconv_output_length(5, 3, 2, 1, "valid"), deconv_output_length(5, 3, 2, 1, "same")
+    (11, 10)
+    """
+    if size is None:
+        return None
+    window = (window - 1) * dilation + 1
+    if output_padding is None:
+        if padding == "valid":
+            return size * stride + max(window - stride, 0)
+        return size * stride
+    pad = 0 if padding == "valid" else window // 2
+    return (size - 1) * stride + window - 2 * pad + output_padding
+
+
+__all__ = ["broadcast_shapes", "conv_output_length", "deconv_output_length",
+           "dtype_of", "float_result", "normalize_axes", "reduce_shape", "result_type",
+           "shape_of"]

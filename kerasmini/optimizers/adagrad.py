@@ -13,9 +13,8 @@ With slot ``a`` (starting at ``initial_accumulator_value``)::
 0.9047
 """
 
-from kerasmini import initializers
+from kerasmini import initializers, ops
 from kerasmini.api_export import keras_export
-from kerasmini.backend import ops
 from kerasmini.optimizers.optimizer import Optimizer
 
 

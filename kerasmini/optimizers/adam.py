@@ -37,8 +37,8 @@ import math
 
 import numpy as np
 
+from kerasmini import ops
 from kerasmini.api_export import keras_export
-from kerasmini.backend import ops
 from kerasmini.backend.core import Primitive
 from kerasmini.optimizers.optimizer import Optimizer
 

@@ -27,9 +27,9 @@ import warnings
 
 import numpy as np
 
-from kerasmini import initializers
+from kerasmini import initializers, ops
 from kerasmini.api_export import keras_export
-from kerasmini.backend import config, ops, validation
+from kerasmini.backend import config, validation
 from kerasmini.backend.naming import auto_name, name_scope
 from kerasmini.backend.variables import Variable
 from kerasmini.optimizers.schedules import LearningRateSchedule

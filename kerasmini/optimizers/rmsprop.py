@@ -16,8 +16,8 @@ With ``momentum`` the increment feeds a momentum slot first; with
 0.6838
 """
 
+from kerasmini import ops
 from kerasmini.api_export import keras_export
-from kerasmini.backend import ops
 from kerasmini.optimizers.optimizer import Optimizer
 
 

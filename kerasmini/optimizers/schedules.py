@@ -10,8 +10,9 @@ traced ``fit`` step it is recomputed on every replay.
 [0.1, 0.05, 0.025]
 """
 
+from kerasmini import ops
 from kerasmini.api_export import keras_export
-from kerasmini.backend import config, ops
+from kerasmini.backend import config
 
 
 @keras_export("kerasmini.optimizers.schedules.LearningRateSchedule")

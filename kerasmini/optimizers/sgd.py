@@ -17,8 +17,8 @@ variable, zeros at first)::
 array([-0.45], dtype=float32)
 """
 
+from kerasmini import ops
 from kerasmini.api_export import keras_export
-from kerasmini.backend import ops
 from kerasmini.optimizers.optimizer import Optimizer
 
 

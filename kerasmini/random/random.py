@@ -17,8 +17,9 @@ False
 
 import numpy as np
 
+from kerasmini import ops
 from kerasmini.api_export import keras_export
-from kerasmini.backend import config, ops
+from kerasmini.backend import config
 from kerasmini.backend import random as shared
 from kerasmini.backend.core import Primitive, value_of
 from kerasmini.backend.keras_tensor import KerasTensor, any_symbolic

@@ -16,8 +16,8 @@ import random as _python_random
 
 import numpy as np
 
+from kerasmini import ops
 from kerasmini.api_export import keras_export
-from kerasmini.backend import ops
 from kerasmini.backend.naming import auto_name, name_scope
 from kerasmini.backend.variables import Variable
 

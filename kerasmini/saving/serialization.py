@@ -35,9 +35,8 @@ import types
 
 import numpy as np
 
-from kerasmini import api_export
+from kerasmini import api_export, ops
 from kerasmini.api_export import keras_export
-from kerasmini.backend import ops
 from kerasmini.backend.config import standardize_dtype
 from kerasmini.backend.keras_tensor import KerasTensor
 from kerasmini.saving import object_registration

@@ -130,7 +130,7 @@ def ch02_layer_tracks_variable_attribute(keras):
 # -- chapter 3: Layer, build, add_weight --------------------------------------------
 
 def ops_of(keras):
-    return getattr(keras, "ops", None) or keras.backend.ops
+    return keras.ops
 
 
 def simple_dense(keras):

@@ -1,8 +1,8 @@
 """``Conv1D``: slide ``filters`` kernels along a sequence.
 
 Inputs are ``(batch, steps, channels)``; the kernel has shape
-``(kernel_size, in_channels, filters)``. The work is the 2D convolution of
-:func:`kerasmini.backend.nn.conv2d` on a height-1 image: the sequence becomes
+``(kernel_size, in_channels, filters)``. The work is the 2D convolution
+:func:`kerasmini.ops.conv` on a height-1 image: the sequence becomes
 ``(batch, 1, steps, channels)`` and the kernel ``(1, kernel_size, in, filters)``,
 so the gradient comes from ``conv2d``'s rules with no new primitive.
 ``padding="causal"`` pads ``(kernel_size - 1) * dilation_rate`` zeros on the
@@ -18,11 +18,11 @@ left only, so output ``t`` sees inputs up to ``t`` and no further.
 
 import numpy as np
 
+from kerasmini import ops
 from kerasmini.api_export import keras_export
-from kerasmini.backend import nn, ops
 from kerasmini.engine.input_spec import InputSpec
 from kerasmini.layers.convolutional.base_conv import BaseConv
-from kerasmini.layers.convolutional.conv2d import conv_output_length
+from kerasmini.ops.shapes import conv_output_length
 
 
 def single(value, name):
@@ -115,10 +115,10 @@ class Conv1D(BaseConv):
             left = (self.kernel_size[0] - 1) * self.dilation_rate[0]
             inputs = ops.pad(inputs, ((0, 0), (left, 0), (0, 0)))
             padding = "valid"
-        x = nn.conv2d(ops.expand_dims(inputs, axis=1),  # (batch, 1, steps, in)
-                      ops.expand_dims(self.kernel, axis=0),  # (1, k, in, filters)
-                      strides=(1, self.strides[0]), padding=padding,
-                      dilation_rate=(1, self.dilation_rate[0]))
+        x = ops.conv(ops.expand_dims(inputs, axis=1),  # (batch, 1, steps, in)
+                     ops.expand_dims(self.kernel, axis=0),  # (1, k, in, filters)
+                     strides=(1, self.strides[0]), padding=padding,
+                     dilation_rate=(1, self.dilation_rate[0]))
         x = ops.squeeze(x, axis=1)  # (batch, out_steps, filters)
         if self.bias is not None:
             x = ops.add(x, self.bias)

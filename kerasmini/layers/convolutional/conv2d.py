@@ -1,9 +1,9 @@
 """``Conv2D``: slide ``filters`` small kernels over an image.
 
 Inputs are ``channels_last``: ``(batch, height, width, channels)``. The kernel
-has shape ``(kh, kw, in_channels, filters)`` and the work is one backend op,
-:func:`kerasmini.backend.nn.conv2d` (windows as a strided view and one
-``tensordot``, no Python loop over pixels).
+has shape ``(kh, kw, in_channels, filters)`` and the work is one op,
+:func:`kerasmini.ops.conv`, as in Keras 3 (in the backend: windows as a
+strided view and one ``tensordot``, no Python loop over pixels).
 
 >>> import numpy as np
 >>> from kerasmini.backend import clear_session
@@ -13,22 +13,12 @@ has shape ``(kh, kw, in_channels, filters)`` and the work is one backend op,
 ((2, 8, 8, 4), [(3, 3, 1, 4), (4,)])
 """
 
+from kerasmini import ops
 from kerasmini.api_export import keras_export
-from kerasmini.backend import nn, ops
-from kerasmini.backend.nn import _axis_geometry, _pair
+from kerasmini.backend.validation import check_padding, check_pair
 from kerasmini.engine.input_spec import InputSpec
 from kerasmini.layers.convolutional.base_conv import BaseConv
-
-
-def conv_output_length(size, window, stride, dilation, padding):
-    """The output size along one spatial axis (``None`` stays ``None``).
-
-    >>> conv_output_length(8, 3, 2, 1, "same"), conv_output_length(8, 3, 1, 1, "valid")
-    (4, 6)
-    """
-    if size is None:
-        return None
-    return _axis_geometry(size, window, stride, dilation, padding)[0]
+from kerasmini.ops.shapes import conv_output_length
 
 
 @keras_export("kerasmini.layers.Conv2D")
@@ -72,19 +62,19 @@ class Conv2D(BaseConv):
             )
         if groups != 1:
             raise ValueError(f"kerasmini supports only groups=1. Received: groups={groups}")
-        self.kernel_size = _pair(kernel_size, "kernel_size")
-        self.strides = _pair(strides, "strides")
-        self.padding = nn._padding_mode(padding)
+        self.kernel_size = check_pair(kernel_size, "kernel_size")
+        self.strides = check_pair(strides, "strides")
+        self.padding = check_padding(padding)
         self.data_format = "channels_last"
-        self.dilation_rate = _pair(dilation_rate, "dilation_rate")
+        self.dilation_rate = check_pair(dilation_rate, "dilation_rate")
         self.groups = groups
         self.input_spec = InputSpec(min_ndim=4)
 
     def call(self, inputs):
         if not str(inputs.dtype).startswith("float"):
             inputs = ops.cast(inputs, self.dtype)
-        x = nn.conv2d(inputs, self.kernel, strides=self.strides, padding=self.padding,
-                      dilation_rate=self.dilation_rate)  # (batch, out_h, out_w, filters)
+        x = ops.conv(inputs, self.kernel, strides=self.strides, padding=self.padding,
+                     dilation_rate=self.dilation_rate)  # (batch, out_h, out_w, filters)
         if self.bias is not None:
             x = ops.add(x, self.bias)
         return self.activation(x)

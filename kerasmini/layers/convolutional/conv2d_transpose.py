@@ -3,9 +3,10 @@
 A ``Conv2D`` with kernel ``k`` and stride ``s`` maps a big image to a small
 one by a linear map ``A_k``; ``Conv2DTranspose`` applies its transpose
 ``A_k^T``, mapping the small image back to the big one's shape. That is
-exactly the gradient of ``conv2d`` for its input, the backend primitive
-:func:`kerasmini.backend.nn.conv2d_backprop_input`, so this layer needs no new
-maths (and its own gradients are ``conv2d`` and ``conv2d_backprop_filter``).
+exactly the gradient of ``conv2d`` for its input: the op
+:func:`kerasmini.ops.conv_transpose` computes it with the backend primitive
+``conv2d_backprop_input``, so this layer needs no new maths (and its own
+gradients are ``conv2d`` and ``conv2d_backprop_filter``).
 The kernel has shape ``(kh, kw, filters, in_channels)``: the ``Conv2D`` it
 transposes would map ``filters`` channels to ``in_channels``.
 
@@ -17,35 +18,13 @@ transposes would map ``filters`` channels to ``in_channels``.
 ((1, 10, 10, 4), [(3, 3, 4, 2), (4,)])
 """
 
+from kerasmini import ops
 from kerasmini.api_export import keras_export
-from kerasmini.backend import nn, ops
-from kerasmini.backend.nn import _pair
+from kerasmini.backend.validation import check_padding, check_pair
 from kerasmini.engine.input_spec import InputSpec
 from kerasmini.layers.convolutional.base_conv import BaseConv
 from kerasmini.layers.convolutional.conv1d import check_data_format
-from kerasmini.layers.convolutional.conv2d import conv_output_length
-
-
-def deconv_output_length(size, window, stride, dilation, padding,
-                         output_padding=None):
-    """The output size of a transposed convolution along one axis.
-
-    Without ``output_padding`` it is the largest size the forward convolution
-    maps onto ``size``: ``size * stride`` for "same", plus the window's
-    overhang ``max(window - stride, 0)`` for "valid".
-
-    >>> deconv_output_length(5, 3, 2, 1, "valid"), deconv_output_length(5, 3, 2, 1, "same")
-    (11, 10)
-    """
-    if size is None:
-        return None
-    window = (window - 1) * dilation + 1
-    if output_padding is None:
-        if padding == "valid":
-            return size * stride + max(window - stride, 0)
-        return size * stride
-    pad = 0 if padding == "valid" else window // 2
-    return (size - 1) * stride + window - 2 * pad + output_padding
+from kerasmini.ops.shapes import conv_output_length, deconv_output_length
 
 
 @keras_export(["kerasmini.layers.Conv2DTranspose",
@@ -84,9 +63,9 @@ class Conv2DTranspose(BaseConv):
                          activity_regularizer=activity_regularizer,
                          kernel_constraint=kernel_constraint,
                          bias_constraint=bias_constraint, **kwargs)
-        self.kernel_size = _pair(kernel_size, "kernel_size")
-        self.strides = _pair(strides, "strides")
-        self.padding = nn._padding_mode(padding)
+        self.kernel_size = check_pair(kernel_size, "kernel_size")
+        self.strides = check_pair(strides, "strides")
+        self.padding = check_padding(padding)
         self.output_padding = None
         if output_padding is not None:
             pair = (output_padding, output_padding) if isinstance(output_padding, int) \
@@ -100,7 +79,7 @@ class Conv2DTranspose(BaseConv):
                 )
             self.output_padding = pair
         self.data_format = check_data_format(data_format)
-        self.dilation_rate = _pair(dilation_rate, "dilation_rate")
+        self.dilation_rate = check_pair(dilation_rate, "dilation_rate")
         self.input_spec = InputSpec(ndim=4)
 
     def kernel_shape(self, channels):
@@ -119,11 +98,10 @@ class Conv2DTranspose(BaseConv):
     def call(self, inputs):
         if not str(inputs.dtype).startswith("float"):
             inputs = ops.cast(inputs, self.dtype)
-        out_shape = self.compute_output_shape(inputs.shape)
-        # the input-gradient of the Conv2D that maps out_shape to inputs.shape
-        x = nn.conv2d_backprop_input(inputs, self.kernel, out_shape,
-                                     strides=self.strides, padding=self.padding,
-                                     dilation_rate=self.dilation_rate)
+        self.compute_output_shape(inputs.shape)  # refuses sizes it cannot map back
+        x = ops.conv_transpose(inputs, self.kernel, strides=self.strides,
+                               padding=self.padding, output_padding=self.output_padding,
+                               dilation_rate=self.dilation_rate)
         if self.bias is not None:
             x = ops.add(x, self.bias)
         return self.activation(x)

@@ -5,9 +5,8 @@
 array([[0., 2.]], dtype=float32)
 """
 
-from kerasmini import activations
+from kerasmini import activations, ops
 from kerasmini.api_export import keras_export
-from kerasmini.backend import ops
 from kerasmini.engine.base_layer import Layer
 
 

@@ -14,9 +14,8 @@ seven-line ``call``.
 (['dense/kernel', 'dense/bias'], InputSpec(min_ndim=2, axes={-1: 4}))
 """
 
-from kerasmini import activations, constraints, initializers, regularizers
+from kerasmini import activations, constraints, initializers, ops, regularizers
 from kerasmini.api_export import keras_export
-from kerasmini.backend import ops
 from kerasmini.engine.base_layer import Layer
 from kerasmini.engine.input_spec import InputSpec
 

@@ -12,8 +12,9 @@ identity. ``training`` reaches it from the outermost call (``fit`` passes
 (True, True)
 """
 
+from kerasmini import ops, random
 from kerasmini.api_export import keras_export
-from kerasmini.backend import ops, validation
+from kerasmini.backend import validation
 from kerasmini.engine.base_layer import Layer
 
 
@@ -60,7 +61,7 @@ class Dropout(Layer):
                 f"{tuple(inputs.shape)}"
             )
         shape = tuple(d if d is not None else s for d, s in zip(shape, inputs.shape))
-        keep = ops.greater_equal(ops.random_uniform(shape, dtype=inputs.dtype), self.rate)
+        keep = ops.greater_equal(random.uniform(shape, dtype=inputs.dtype), self.rate)
         mask = ops.cast(keep, inputs.dtype)
         return ops.multiply(inputs, ops.multiply(mask, 1.0 / (1.0 - self.rate)))
 

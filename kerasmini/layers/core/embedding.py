@@ -19,12 +19,10 @@ With ``mask_zero=True`` index 0 means padding, and the output carries a mask:
 array([[ True, False]])
 """
 
-from kerasmini import constraints, initializers, regularizers
+from kerasmini import constraints, initializers, ops, regularizers
 from kerasmini.api_export import keras_export
-from kerasmini.backend import ops
 from kerasmini.backend.checks import checked_indices
 from kerasmini.engine.base_layer import Layer
-from kerasmini.ops import numpy as kops  # keras.ops: works on KerasTensors too
 
 
 @keras_export("kerasmini.layers.Embedding")
@@ -87,7 +85,7 @@ class Embedding(Layer):
         """
         if not self.mask_zero:
             return None
-        return kops.not_equal(inputs, 0)
+        return ops.not_equal(inputs, 0)
 
     def compute_output_shape(self, input_shape):
         return tuple(input_shape) + (self.output_dim,)

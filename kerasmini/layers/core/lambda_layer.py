@@ -5,7 +5,7 @@ Lambda runs code from the file: kerasmini (like Keras) refuses that unless
 ``safe_mode=False``.
 
 >>> import numpy as np
->>> from kerasmini.backend import ops
+>>> from kerasmini import ops
 >>> Lambda(lambda x: ops.multiply(x, 2.0))(np.array([[1.0]]))
 array([[2.]], dtype=float32)
 """
@@ -31,7 +31,7 @@ class Lambda(Layer):
         arguments: extra keyword arguments for ``function``.
 
     >>> import numpy as np
-    >>> from kerasmini.backend import ops
+    >>> from kerasmini import ops
     >>> Lambda(lambda x, k: ops.add(x, k), arguments={"k": 1.0})(np.array([[1.0, 2.0]]))
     array([[2., 3.]], dtype=float32)
     """

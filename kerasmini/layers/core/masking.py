@@ -12,11 +12,10 @@ support masking (an ``LSTM``, ``Dense``, the loss) then skip them.
 array([[ True, False,  True]])
 """
 
+from kerasmini import ops
 from kerasmini.api_export import keras_export
 from kerasmini.backend.masking import set_keras_mask
 from kerasmini.engine.base_layer import Layer
-from kerasmini.ops import core as kcore
-from kerasmini.ops import numpy as kops
 
 
 @keras_export("kerasmini.layers.Masking")
@@ -39,16 +38,16 @@ class Masking(Layer):
 
     def _keep(self, inputs, keepdims=False):
         # any(inputs != mask_value, axis=-1), from ops that have a symbolic form
-        differs = kcore.cast(kops.not_equal(inputs, self.mask_value), "float32")
-        return kops.greater(kops.sum(differs, axis=-1, keepdims=keepdims), 0.0)
+        differs = ops.cast(ops.not_equal(inputs, self.mask_value), "float32")
+        return ops.greater(ops.sum(differs, axis=-1, keepdims=keepdims), 0.0)
 
     def compute_mask(self, inputs, mask=None):
         return self._keep(inputs)
 
     def call(self, inputs):
         keep = self._keep(inputs, keepdims=True)  # (batch, timesteps, 1)
-        outputs = kops.multiply(inputs, kcore.cast(keep, inputs.dtype))
-        set_keras_mask(outputs, kops.squeeze(keep, axis=-1))  # (batch, timesteps)
+        outputs = ops.multiply(inputs, ops.cast(keep, inputs.dtype))
+        set_keras_mask(outputs, ops.squeeze(keep, axis=-1))  # (batch, timesteps)
         return outputs
 
     def compute_output_shape(self, input_shape):

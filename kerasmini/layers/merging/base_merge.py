@@ -10,7 +10,7 @@ lower rank gets new axes after the batch axis first.
 (None, 4, 3)
 """
 
-from kerasmini.backend import ops
+from kerasmini import ops
 from kerasmini.engine.base_layer import Layer
 from kerasmini.layers.merging.masks import elementwise_merge_mask
 

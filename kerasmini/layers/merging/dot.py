@@ -16,8 +16,8 @@ the output is the cosine similarity.
 
 import string
 
+from kerasmini import ops
 from kerasmini.api_export import keras_export
-from kerasmini.backend import extra_ops, ops
 from kerasmini.backend.config import epsilon
 from kerasmini.engine.base_layer import Layer
 
@@ -124,8 +124,7 @@ class Dot(Layer):
         axes = self._axes([x.shape, y.shape])
         if self.normalize:
             x, y = l2_normalize(x, axes[0]), l2_normalize(y, axes[1])
-        out = extra_ops.einsum(batch_dot_subscripts(len(x.shape), len(y.shape), axes),
-                               x, y)
+        out = ops.einsum(batch_dot_subscripts(len(x.shape), len(y.shape), axes), x, y)
         if len(out.shape) == 1:  # (batch,) -> (batch, 1), as Keras's batch_dot
             out = ops.expand_dims(out, axis=1)
         return out

@@ -12,8 +12,8 @@ Each is a :class:`~kerasmini.layers.merging.base_merge.Merge` with one
 
 from functools import reduce
 
+from kerasmini import ops
 from kerasmini.api_export import keras_export
-from kerasmini.backend import ops
 from kerasmini.layers.merging.base_merge import Merge
 
 

@@ -15,8 +15,7 @@ array([[ True, False,  True]])
 True
 """
 
-from kerasmini.ops import core as kcore
-from kerasmini.ops import numpy as kops
+from kerasmini import ops
 
 
 def _check(inputs, mask):
@@ -46,7 +45,7 @@ def elementwise_merge_mask(inputs, mask):
         return None
     output = mask[0]
     for m in mask[1:]:
-        output = kops.logical_or(output, m)
+        output = ops.logical_or(output, m)
     return output
 
 
@@ -69,13 +68,13 @@ def concatenate_mask(inputs, mask, axis=-1):
     masks = []
     for x, m in zip(inputs, mask):
         if m is None:
-            m = kops.ones_like(x, dtype="bool")
+            m = ops.ones_like(x, dtype="bool")
         elif len(m.shape) < len(x.shape):  # one flag per step: per feature too
-            m = kops.logical_or(kops.expand_dims(m, axis=-1),
-                                kops.zeros_like(x, dtype="bool"))
+            m = ops.logical_or(ops.expand_dims(m, axis=-1),
+                                ops.zeros_like(x, dtype="bool"))
         masks.append(m)
-    joined = kcore.cast(kops.concatenate(masks, axis=axis), "float32")
-    return kops.greater(kops.sum(joined, axis=-1), 0.0)  # any(axis=-1)
+    joined = ops.cast(ops.concatenate(masks, axis=axis), "float32")
+    return ops.greater(ops.sum(joined, axis=-1), 0.0)  # any(axis=-1)
 
 
 __all__ = ["concatenate_mask", "elementwise_merge_mask"]

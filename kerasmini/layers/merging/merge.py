@@ -10,8 +10,8 @@ array([[2., 2.]], dtype=float32)
 (1, 5)
 """
 
+from kerasmini import ops
 from kerasmini.api_export import keras_export
-from kerasmini.backend import ops
 from kerasmini.engine.base_layer import Layer
 from kerasmini.layers.merging.masks import concatenate_mask, elementwise_merge_mask
 

@@ -20,9 +20,9 @@ is scaled by ``gamma`` and shifted by ``beta`` (trainable).
 (['batch_normalization/gamma', 'batch_normalization/beta', ...
 """
 
-from kerasmini import constraints, initializers, regularizers
+from kerasmini import constraints, initializers, ops, regularizers
 from kerasmini.api_export import keras_export
-from kerasmini.backend import ops, validation
+from kerasmini.backend import validation
 from kerasmini.engine.base_layer import Layer
 from kerasmini.engine.input_spec import InputSpec
 

@@ -23,9 +23,8 @@ its gradient.
 
 import warnings
 
-from kerasmini import constraints, initializers, regularizers
+from kerasmini import constraints, initializers, ops, regularizers
 from kerasmini.api_export import keras_export
-from kerasmini.backend import ops
 from kerasmini.engine.base_layer import Layer
 
 

@@ -12,8 +12,8 @@ gradients are those ops' rules.
 ([[4.0, 5.0]], [[2.0, 3.0]])
 """
 
+from kerasmini import ops
 from kerasmini.api_export import keras_export
-from kerasmini.backend import ops
 from kerasmini.engine.base_layer import Layer
 from kerasmini.engine.input_spec import InputSpec
 from kerasmini.layers.convolutional.conv1d import check_data_format

@@ -1,9 +1,8 @@
 """1D pooling: ``MaxPooling1D`` and ``AveragePooling1D``.
 
 A sequence ``(batch, steps, channels)`` is pooled as a height-1 image
-``(batch, 1, steps, channels)`` by the 2D backend ops, so the gradients are
-those of :func:`~kerasmini.backend.nn.max_pool2d` and
-:func:`~kerasmini.backend.nn.avg_pool2d`.
+``(batch, 1, steps, channels)`` by the 2D ops :func:`kerasmini.ops.max_pool`
+and :func:`kerasmini.ops.average_pool`, so the gradients are theirs.
 
 >>> import numpy as np
 >>> x = np.arange(6.0).reshape(1, 6, 1)
@@ -11,12 +10,13 @@ those of :func:`~kerasmini.backend.nn.max_pool2d` and
 ([1.0, 3.0, 5.0], [1.0, 4.0])
 """
 
+from kerasmini import ops
 from kerasmini.api_export import keras_export
-from kerasmini.backend import nn, ops
+from kerasmini.backend.validation import check_padding
 from kerasmini.engine.base_layer import Layer
 from kerasmini.engine.input_spec import InputSpec
 from kerasmini.layers.convolutional.conv1d import check_data_format, single
-from kerasmini.layers.convolutional.conv2d import conv_output_length
+from kerasmini.ops.shapes import conv_output_length
 
 
 class BasePooling1D(Layer):
@@ -27,14 +27,14 @@ class BasePooling1D(Layer):
     (3,)
     """
 
-    pool_function = None  # the 2D backend op
+    pool_function = None  # the 2D op
 
     def __init__(self, pool_size, strides=None, padding="valid", data_format=None,
                  **kwargs):
         super().__init__(**kwargs)
         self.pool_size = single(pool_size, "pool_size")
         self.strides = self.pool_size if strides is None else single(strides, "strides")
-        self.padding = nn._padding_mode(padding)
+        self.padding = check_padding(padding)
         self.data_format = check_data_format(data_format)
         self.input_spec = InputSpec(ndim=3)
 
@@ -65,7 +65,7 @@ class MaxPooling1D(BasePooling1D):
     (1, 3, 2)
     """
 
-    pool_function = staticmethod(nn.max_pool2d)
+    pool_function = staticmethod(ops.max_pool)
 
     def __init__(self, pool_size=2, strides=None, padding="valid", data_format=None,
                  **kwargs):
@@ -82,4 +82,4 @@ class AveragePooling1D(BasePooling1D):
     (1, 3, 3)
     """
 
-    pool_function = staticmethod(nn.avg_pool2d)
+    pool_function = staticmethod(ops.average_pool)

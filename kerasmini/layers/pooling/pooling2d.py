@@ -14,12 +14,13 @@ over the two spatial axes.
 [[7.5]]
 """
 
+from kerasmini import ops
 from kerasmini.api_export import keras_export
-from kerasmini.backend import nn, ops, validation
-from kerasmini.backend.nn import _pair
+from kerasmini.backend import validation
+from kerasmini.backend.validation import check_padding, check_pair
 from kerasmini.engine.base_layer import Layer
 from kerasmini.engine.input_spec import InputSpec
-from kerasmini.layers.convolutional.conv2d import conv_output_length
+from kerasmini.ops.shapes import conv_output_length
 
 
 class BasePooling2D(Layer):
@@ -30,7 +31,7 @@ class BasePooling2D(Layer):
     (3, 3)
     """
 
-    pool_function = None  # the backend op
+    pool_function = None  # the op
 
     def __init__(self, pool_size=(2, 2), strides=None, padding="valid",
                  data_format=None, **kwargs):
@@ -40,9 +41,9 @@ class BasePooling2D(Layer):
                 "kerasmini supports only data_format='channels_last'. Received: "
                 f"data_format={data_format!r}"
             )
-        self.pool_size = _pair(pool_size, "pool_size")
-        self.strides = self.pool_size if strides is None else _pair(strides, "strides")
-        self.padding = nn._padding_mode(padding)
+        self.pool_size = check_pair(pool_size, "pool_size")
+        self.strides = self.pool_size if strides is None else check_pair(strides, "strides")
+        self.padding = check_padding(padding)
         self.data_format = "channels_last"
         self.input_spec = InputSpec(ndim=4)
 
@@ -65,26 +66,26 @@ class BasePooling2D(Layer):
 
 @keras_export(["kerasmini.layers.MaxPooling2D", "kerasmini.layers.MaxPool2D"])
 class MaxPooling2D(BasePooling2D):
-    """The maximum of each window (:func:`kerasmini.backend.nn.max_pool2d`).
+    """The maximum of each window (:func:`kerasmini.ops.max_pool`).
 
     >>> import numpy as np
     >>> MaxPooling2D(padding="same")(np.ones((1, 5, 5, 2))).shape
     (1, 3, 3, 2)
     """
 
-    pool_function = staticmethod(nn.max_pool2d)
+    pool_function = staticmethod(ops.max_pool)
 
 
 @keras_export(["kerasmini.layers.AveragePooling2D", "kerasmini.layers.AvgPool2D"])
 class AveragePooling2D(BasePooling2D):
-    """The mean of each window (:func:`kerasmini.backend.nn.avg_pool2d`).
+    """The mean of each window (:func:`kerasmini.ops.average_pool`).
 
     >>> import numpy as np
     >>> AveragePooling2D(pool_size=2)(np.ones((1, 4, 6, 3))).shape
     (1, 2, 3, 3)
     """
 
-    pool_function = staticmethod(nn.avg_pool2d)
+    pool_function = staticmethod(ops.average_pool)
 
 
 @keras_export(["kerasmini.layers.GlobalAveragePooling2D",

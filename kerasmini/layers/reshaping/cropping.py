@@ -8,8 +8,8 @@ back into zeros of the input's shape.
 [1.0, 2.0]
 """
 
+from kerasmini import ops
 from kerasmini.api_export import keras_export
-from kerasmini.backend import ops
 from kerasmini.engine.base_layer import Layer
 from kerasmini.engine.input_spec import InputSpec
 from kerasmini.layers.convolutional.conv1d import check_data_format
@@ -50,7 +50,7 @@ class Cropping1D(Layer):
     def call(self, inputs):
         length = self.compute_output_shape(inputs.shape)[1]
         start = self.cropping[0]
-        return ops.getitem(inputs, (slice(None), slice(start, start + length)))
+        return ops.get_item(inputs, (slice(None), slice(start, start + length)))
 
     def get_config(self):
         config = super().get_config()
@@ -91,7 +91,7 @@ class Cropping2D(Layer):
     def call(self, inputs):
         _, height, width, _ = self.compute_output_shape(inputs.shape)
         (top, _), (left, _) = self.cropping
-        return ops.getitem(inputs, (slice(None), slice(top, top + height),
+        return ops.get_item(inputs, (slice(None), slice(top, top + height),
                                     slice(left, left + width)))
 
     def get_config(self):

@@ -7,8 +7,9 @@
 
 import numpy as np
 
+from kerasmini import ops
 from kerasmini.api_export import keras_export
-from kerasmini.backend import ops, validation
+from kerasmini.backend import validation
 from kerasmini.engine.base_layer import Layer
 from kerasmini.engine.input_spec import InputSpec
 

@@ -5,8 +5,8 @@
 (5, 4, 3)
 """
 
+from kerasmini import ops
 from kerasmini.api_export import keras_export
-from kerasmini.backend import ops
 from kerasmini.engine.base_layer import Layer
 
 

@@ -5,8 +5,8 @@
 [[[1.0, 2.0], [1.0, 2.0], [1.0, 2.0]]]
 """
 
+from kerasmini import ops
 from kerasmini.api_export import keras_export
-from kerasmini.backend import ops
 from kerasmini.engine.base_layer import Layer
 from kerasmini.engine.input_spec import InputSpec
 

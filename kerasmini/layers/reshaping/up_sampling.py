@@ -10,9 +10,9 @@ backend ops with gradient rules (the broadcast's sums the copies back).
 [1.0, 1.0, 2.0, 2.0]
 """
 
+from kerasmini import ops
 from kerasmini.api_export import keras_export
-from kerasmini.backend import ops
-from kerasmini.backend.nn import _pair
+from kerasmini.backend.validation import check_pair
 from kerasmini.engine.base_layer import Layer
 from kerasmini.engine.input_spec import InputSpec
 from kerasmini.layers.convolutional.conv1d import check_data_format
@@ -84,7 +84,7 @@ class UpSampling2D(Layer):
     def __init__(self, size=(2, 2), data_format=None, interpolation="nearest",
                  **kwargs):
         super().__init__(**kwargs)
-        self.size = _pair(size, "size")
+        self.size = check_pair(size, "size")
         self.data_format = check_data_format(data_format)
         if interpolation != "nearest":
             raise ValueError(

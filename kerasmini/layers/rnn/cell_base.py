@@ -15,8 +15,7 @@ the ``SimpleRNN``/``LSTM``/``GRU`` layers their flat configs and attributes.
 [('c/kernel', (2, 3)), ('c/recurrent_kernel', (3, 3)), ('c/bias', (3,))]
 """
 
-from kerasmini import activations, constraints, initializers, regularizers
-from kerasmini.backend import ops
+from kerasmini import activations, constraints, initializers, ops, regularizers
 from kerasmini.engine.base_layer import Layer
 from kerasmini.layers.rnn.dropout_rnn_cell import DropoutRNNCell
 

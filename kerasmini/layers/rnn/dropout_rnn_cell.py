@@ -14,13 +14,12 @@ for the whole sequence. The ``RNN`` layer forgets them after the loop.
 True
 """
 
-from kerasmini.backend import ops
+from kerasmini import ops, random
 
 
 def _dropout_mask(like, rate):
     # kept units are scaled by 1 / (1 - rate), as the Dropout layer does
-    keep = ops.greater_equal(ops.random_uniform(ops.shape_of(like), dtype=like.dtype),
-                             rate)
+    keep = ops.greater_equal(random.uniform(ops.shape(like), dtype=like.dtype), rate)
     return ops.multiply(ops.cast(keep, like.dtype), 1.0 / (1.0 - rate))
 
 

@@ -19,9 +19,8 @@ matmul, as cuDNN does; then ``bias`` has two rows, input and recurrent)::
 [('kernel', (5, 12)), ('recurrent_kernel', (4, 12)), ('bias', (2, 12))]
 """
 
-from kerasmini import activations
+from kerasmini import activations, ops
 from kerasmini.api_export import keras_export
-from kerasmini.backend import ops
 from kerasmini.engine.input_spec import InputSpec
 from kerasmini.layers.rnn.cell_base import (
     CELL_ATTRIBUTES,
@@ -34,7 +33,7 @@ from kerasmini.layers.rnn.rnn import RNN
 
 
 def _columns(x, start, stop):
-    return ops.getitem(x, (slice(None), slice(start, stop)))
+    return ops.get_item(x, (slice(None), slice(start, stop)))
 
 
 @keras_export("kerasmini.layers.GRUCell")
@@ -68,8 +67,8 @@ class GRUCell(RecurrentCell):
         u = self.units
         input_bias = recurrent_bias = None
         if self.bias is not None:
-            input_bias = ops.getitem(self.bias, 0) if self.reset_after else self.bias
-            recurrent_bias = ops.getitem(self.bias, 1) if self.reset_after else None
+            input_bias = ops.get_item(self.bias, 0) if self.reset_after else self.bias
+            recurrent_bias = ops.get_item(self.bias, 1) if self.reset_after else None
         x = ops.matmul(inputs, self.kernel)  # (batch, 3 units): z, r, h blocks
         if input_bias is not None:
             x = ops.add(x, input_bias)

@@ -22,9 +22,8 @@ kept at first.
 
 import numpy as np
 
-from kerasmini import activations
+from kerasmini import activations, ops
 from kerasmini.api_export import keras_export
-from kerasmini.backend import ops
 from kerasmini.engine.input_spec import InputSpec
 from kerasmini.layers.rnn.cell_base import (
     CELL_ATTRIBUTES,
@@ -79,7 +78,7 @@ class LSTMCell(RecurrentCell):
         if self.bias is not None:
             z = ops.add(z, self.bias)
         u = self.units
-        z_i, z_f, z_c, z_o = (ops.getitem(z, (slice(None), slice(k * u, (k + 1) * u)))
+        z_i, z_f, z_c, z_o = (ops.get_item(z, (slice(None), slice(k * u, (k + 1) * u)))
                               for k in range(4))
         i = self.recurrent_activation(z_i)
         f = self.recurrent_activation(z_f)

@@ -20,8 +20,8 @@ unchanged and the output repeats the previous one, as Keras does.
 (2, 3, 4)
 """
 
+from kerasmini import ops
 from kerasmini.api_export import keras_export
-from kerasmini.backend import ops
 from kerasmini.backend.variables import Variable
 from kerasmini.engine.base_layer import Layer
 from kerasmini.saving import serialization
@@ -53,17 +53,17 @@ def rnn_loop(step, inputs, initial_states, mask=None, go_backwards=False,
     >>> outs[0, :, 0].tolist(), last.tolist()
     ([1.0, 1.0, 5.0], [[5.0]])
     """
-    steps = ops.shape_of(inputs)[1]
+    steps = ops.shape(inputs)[1]
     order = range(steps - 1, -1, -1) if go_backwards else range(steps)
     if mask is not None and str(mask.dtype) != "bool":
         mask = ops.cast(mask, "bool")
     states = list(initial_states)
     outputs, previous = [], None
     for t in order:
-        output, new_states = step(ops.getitem(inputs, (slice(None), t)), states)
+        output, new_states = step(ops.get_item(inputs, (slice(None), t)), states)
         new_states = list(flatten(new_states))
         if mask is not None:
-            keep = ops.expand_dims(ops.getitem(mask, (slice(None), t)), axis=-1)
+            keep = ops.expand_dims(ops.get_item(mask, (slice(None), t)), axis=-1)
             if previous is None or zero_output_for_mask:
                 previous = ops.zeros_like(output)
             output = ops.where(keep, output, previous)  # (batch, units)
@@ -200,7 +200,7 @@ class RNN(Layer):
 
     # ---------------------------------------------------------------- call
     def call(self, sequences, initial_state=None, mask=None, training=False):
-        batch = ops.shape_of(sequences)[0]
+        batch = ops.shape(sequences)[0]
         if initial_state is None:
             initial_state = self.states if self.stateful else \
                 self.get_initial_state(batch)

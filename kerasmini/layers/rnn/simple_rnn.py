@@ -12,8 +12,8 @@ The plainest recurrence: one state, which is also the output.
 'simple_rnn/simple_rnn_cell/recurrent_kernel'
 """
 
+from kerasmini import ops
 from kerasmini.api_export import keras_export
-from kerasmini.backend import ops
 from kerasmini.engine.input_spec import InputSpec
 from kerasmini.layers.rnn.cell_base import (
     CELL_ATTRIBUTES,

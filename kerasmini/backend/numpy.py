@@ -1,5 +1,7 @@
-"""Tensor operations, each a :class:`~kerasmini.backend.core.Primitive` with
-its gradient rule beside it.
+"""The NumPy API as primitives (Keras 3's ``backend/numpy/numpy.py``): each
+op a :class:`~kerasmini.backend.core.Primitive` with its gradient rule
+beside it. These are what ``kerasmini.ops`` computes with on arrays; the
+activations, softmax and convolutions are in :mod:`kerasmini.backend.nn`.
 
 Every rule is ``rule(g, ans, *args, **params)``: ``g`` is the gradient that
 arrives at the output ``ans``, and the rule returns the gradient for one
@@ -16,7 +18,6 @@ array([[1., 2., 3.],
 import numpy as np
 
 from kerasmini.backend import config
-from kerasmini.backend import random as _random
 from kerasmini.backend.core import (  # noqa: F401 (identity is an op too)
     GraphTensor,
     Primitive,
@@ -114,20 +115,6 @@ square = _prim("square", np.square, lambda g, ans, x: multiply(g, multiply(x, 2.
 abs = _prim("abs", np.abs, lambda g, ans, x: multiply(g, sign(x)))  # noqa: A001
 tanh = _prim("tanh", np.tanh,
              lambda g, ans, x: multiply(g, subtract(1.0, square(ans))))  # 1 - tanh^2
-
-
-def _sigmoid(x):
-    # exp of a non-positive number only: no overflow for large |x|
-    e = np.exp(-np.abs(x))
-    return np.where(x >= 0, 1.0 / (1.0 + e), e / (1.0 + e)).astype(x.dtype, copy=False)
-
-
-sigmoid = _prim("sigmoid", _sigmoid,
-                lambda g, ans, x: multiply(g, multiply(ans, subtract(1.0, ans))))
-relu = _prim("relu", lambda x: np.maximum(x, 0).astype(x.dtype, copy=False),
-             lambda g, ans, x: where(greater(x, 0), g, zeros_like(g)))
-softplus = _prim("softplus", lambda x: np.logaddexp(0, x).astype(x.dtype, copy=False),
-                 lambda g, ans, x: multiply(g, sigmoid(x)))  # log(1+e^x)' = sigmoid
 sign = _prim("sign", np.sign)
 floor = _prim("floor", np.floor)
 round = _prim("round", np.round)  # noqa: A001
@@ -285,64 +272,6 @@ logsumexp = _prim(
         _restore(g, x, axis, keepdims), exp(subtract(x, _restore(ans, x, axis, keepdims)))),
 )
 
-
-def _softmax(x, axis=-1):
-    e = np.exp(x - x.max(axis=axis, keepdims=True))  # methods: less dispatch
-    return e / e.sum(axis=axis, keepdims=True)
-
-
-softmax = _prim(
-    "softmax", _softmax,
-    # J^T g = s * (g - sum(g * s))
-    lambda g, ans, x, axis=-1: multiply(
-        ans, subtract(g, sum(multiply(g, ans), axis=axis, keepdims=True))),
-)
-
-
-def _log_softmax(x, axis=-1):
-    shifted = x - x.max(axis=axis, keepdims=True)
-    return shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True))
-
-
-log_softmax = _prim(
-    "log_softmax", _log_softmax,
-    lambda g, ans, x, axis=-1: subtract(
-        g, multiply(exp(ans), sum(g, axis=axis, keepdims=True))),
-)
-
-
-
-def _sparse_softmax_crossentropy(labels, logits):
-    # -log softmax(logits)[label] = logsumexp(logits) - logits[label]: the
-    # same numbers as -sum(one_hot * log_softmax), without the one-hot matrix
-    shifted = logits - logits.max(axis=-1, keepdims=True)
-    lse = np.log(np.exp(shifted).sum(axis=-1))
-    # shifted[..., label] for every sample: index the rows of a 2-D view
-    rows = shifted.reshape(-1, shifted.shape[-1])
-    labels = np.asarray(labels, dtype="int64").reshape(-1)
-    return lse - rows[np.arange(len(rows)), labels].reshape(lse.shape)
-
-
-def _sparse_softmax_crossentropy_grad(g, ans, labels, logits):
-    # d loss / d logits = softmax(logits) - one_hot(labels), per sample. The
-    # softmax is the op the model's output layer ran on the same logits, so
-    # in a traced step it is taken from the forward pass, not recomputed
-    # (Graph.record reuses an identical step). Written with primitives, so
-    # it can be differentiated again.
-    probs = softmax(logits, axis=-1)
-    targets = one_hot(labels, num_classes=shape_of(logits)[-1],
-                      dtype=value_of(logits).dtype.name)
-    return multiply(expand_dims(g, -1), subtract(probs, targets))
-
-
-# The fused loss of a softmax output layer with integer labels (what
-# TensorFlow calls sparse_softmax_cross_entropy_with_logits), over the last
-# axis: one forward step and a short gradient instead of one_hot,
-# log_softmax, multiply, sum, negative and their five gradient steps.
-sparse_softmax_crossentropy = _prim(
-    "sparse_softmax_crossentropy", _sparse_softmax_crossentropy,
-    None, _sparse_softmax_crossentropy_grad,
-)
 
 # ------------------------------------------------------------ linear algebra
 
@@ -587,13 +516,6 @@ ones_like = _prim("ones_like", np.ones_like)
 # their value depends only on the (fixed) shape: a traced graph keeps it as a
 # constant instead of recomputing it on every replay
 zeros_like.shape_only = ones_like.shape_only = True
-one_hot = _prim(
-    "one_hot",
-    lambda x, num_classes, dtype="float32": np.eye(num_classes, dtype=dtype)[
-        np.asarray(x, dtype="int64")],
-)
-
-
 def zeros(shape, dtype=None):
     """An array of zeros (:func:`floatx` by default).
 
@@ -611,38 +533,6 @@ def ones(shape, dtype=None):
     """
     return np.ones(shape, dtype=config.standardize_dtype(dtype))
 
-
-def _uniform(shape, minval, maxval, dtype):
-    return _random.generator().uniform(minval, maxval, size=shape).astype(dtype)
-
-
-def _normal(shape, mean, stddev, dtype):
-    return _random.generator().normal(mean, stddev, size=shape).astype(dtype)
-
-
-_uniform_prim = Primitive("random_uniform", _uniform, stateful=True)
-_normal_prim = Primitive("random_normal", _normal, stateful=True)
-
-
-def random_uniform(shape, minval=0.0, maxval=1.0, dtype=None):
-    """Uniform random numbers from the shared seeded generator (fresh each
-    time a traced graph is replayed).
-
-    >>> _random.set_seed(0); float(random_uniform((1,))[0]) < 1.0
-    True
-    """
-    return _uniform_prim(shape=tuple(shape), minval=minval, maxval=maxval,
-                         dtype=config.standardize_dtype(dtype))
-
-
-def random_normal(shape, mean=0.0, stddev=1.0, dtype=None):
-    """Normal random numbers from the shared seeded generator.
-
-    >>> random_normal((2, 3)).shape
-    (2, 3)
-    """
-    return _normal_prim(shape=tuple(shape), mean=mean, stddev=stddev,
-                        dtype=config.standardize_dtype(dtype))
 
 
 # ------------------------------------------------------- operator overloads

@@ -1,7 +1,8 @@
-"""More primitives, for ``kerasmini.ops``: trigonometry, ``einsum``, running
-sums and products, tiling and flipping, each with its gradient rule.
+"""More of the NumPy API as primitives, for ``kerasmini.ops``: trigonometry,
+``einsum``, running sums and products, tiling and flipping, each with its
+gradient rule.
 
-(The core set lives in :mod:`kerasmini.backend.ops`; these are the ones the
+(The core set lives in :mod:`kerasmini.backend.numpy`; these are the ones the
 Keras 3 op namespace adds.)
 
 >>> einsum("ij,jk->ik", np.ones((2, 3)), np.ones((3, 4))).shape
@@ -11,7 +12,7 @@ Keras 3 op namespace adds.)
 import numpy as np
 
 from kerasmini.backend.core import Primitive
-from kerasmini.backend.ops import (
+from kerasmini.backend.numpy import (
     add,
     multiply,
     negative,
