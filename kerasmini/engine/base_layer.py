@@ -103,7 +103,9 @@ class Layer(Module, Operation):
                 f"Argument `name` must be a string and cannot contain character "
                 f"`/`. Received: name={name} (of type {type(name)})"
             )
-        super().__init__(name=name or auto_name(type(self).__name__))
+        name = name or auto_name(type(self).__name__)  # dense, dense_1, ...
+        Module.__init__(self, name=name)  # Keras 2's root, tf.Module: the name
+        Operation.__init__(self, name=name)  # Keras 3's root: its node lists
         if not isinstance(trainable, bool):
             raise TypeError(
                 "Expected `trainable` argument to be a boolean, "
@@ -117,8 +119,6 @@ class Layer(Module, Operation):
         self._trainable_weights = []
         self._non_trainable_weights = []
         self._losses = []
-        self._inbound_nodes = []
-        self._outbound_nodes = []
         self._build_input_shape = None
         self._initial_weights = kwargs.get("weights")
         self.activity_regularizer = None
@@ -599,10 +599,12 @@ class Layer(Module, Operation):
                 set_keras_mask(tensor, mask)
 
     def _call_layer(self, inputs, rest, kwargs, symbolic):
-        if symbolic:
-            return self.compute_output_spec(inputs, *rest, **kwargs)
         with name_scope(self.name, caller=self):
-            outputs = self.call(inputs, *rest, **kwargs)
+            # Operation.__call__: `call` on values, `symbolic_call` (the output
+            # spec) on KerasTensors, as Keras 3's Layer calls through it
+            outputs = super().__call__(inputs, *rest, **kwargs)
+        if symbolic:
+            return outputs
         if outputs is None:
             raise ValueError(
                 "A layer's `call` method should return a Tensor or a list of "
@@ -613,6 +615,11 @@ class Layer(Module, Operation):
                 self.add_loss(ops.divide(self.activity_regularizer(out),
                                          float(np.shape(out)[0] or 1)))
         return outputs
+
+    def symbolic_call(self, *args, **kwargs):
+        """The output spec only: the layer's Node is recorded at the end of
+        ``__call__`` (step 8), with the arguments the caller passed."""
+        return self.compute_output_spec(*args, **kwargs)
 
     def _record_node(self, inputs, rest, kwargs, training_passed, outputs):
         if in_symbolic_scope():

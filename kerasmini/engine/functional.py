@@ -316,9 +316,6 @@ class Functional(Model):
                     values[id(kt)] = value
         return pack_sequence_as(self._outputs_struct, [values[id(x)] for x in self.outputs])
 
-    def compute_output_spec(self, inputs, training=None, **kwargs):
-        return super().compute_output_spec(inputs, training=training, **kwargs)
-
     # ---------------------------------------------------------- serialization
     def get_config(self):
         """Keras 3's graph config: every layer's config with its

@@ -87,11 +87,18 @@ class Operation:
                 "Argument `name` must be a string and cannot contain character "
                 f"`/`. Received: name={name!r} (of type {type(name).__name__})"
             )
-        self.name = name
+        self._name = name
         self._inbound_nodes = []
         self._outbound_nodes = []
 
+    @property
+    def name(self) -> str:
+        """The operation's name (unique among ops and layers)."""
+        return self._name
+
     def __call__(self, *args, **kwargs):
+        # the dispatch of chapter 9: KerasTensors in, a spec out (and a Node);
+        # values in, values out
         if any_symbolic(args, kwargs):
             return self.symbolic_call(*args, **kwargs)
         return self.call(*args, **kwargs)
