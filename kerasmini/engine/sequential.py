@@ -204,6 +204,9 @@ class Sequential(Functional):
         return self._run_internal_graph(inputs, training=training, mask=mask)
 
     # ---------------------------------------------------------- serialization
+    def _obj_type(self):
+        return "Sequential"
+
     def get_config(self):
         """Keras 3's Sequential config: the layer configs in order, the
         InputLayer first when the input shape is known.

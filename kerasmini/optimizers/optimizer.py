@@ -247,6 +247,11 @@ class Optimizer:
         return grads
 
     # ---------------------------------------------------------------- config
+    def _obj_type(self):
+        """What :mod:`kerasmini.saving` walks this object as (Keras 3's
+        ``_obj_type``)."""
+        return "Optimizer"
+
     def get_config(self):
         """The constructor arguments (the learning rate as a float or a
         serialized schedule)."""

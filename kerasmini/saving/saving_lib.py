@@ -36,9 +36,6 @@ import warnings
 import zipfile
 
 from kerasmini.backend.naming import to_snake_case
-from kerasmini.engine.base_layer import Layer
-from kerasmini.optimizers.optimizer import Optimizer
-from kerasmini.random.seed_generator import SeedGenerator
 from kerasmini.saving.serialization import (
     deserialize_keras_object,
     serialize_keras_object,
@@ -152,8 +149,17 @@ def save_weights(model, filepath):
 
 
 # ------------------------------------------------------------- the walk
+def _kind(obj):
+    """What ``obj`` says it is (Keras 3's ``_obj_type()``: ``"Layer"``,
+    ``"Model"``, ``"Functional"``, ``"Sequential"``, ``"Optimizer"``,
+    ``"SeedGenerator"``), or ``None`` for an object with no saved state. So
+    this module needs no import of the classes, which sit above it."""
+    obj_type = getattr(type(obj), "_obj_type", None)
+    return obj_type(obj) if obj_type is not None else None
+
+
 def _saveable(obj):
-    return isinstance(obj, (Layer, Optimizer, SeedGenerator))
+    return _kind(obj) is not None
 
 
 def walk(obj):
@@ -166,15 +172,13 @@ def walk(obj):
     >>> [(name, type(child).__name__) for name, child in walk(model)]
     [('layers', 'list')]
     """
-    # The object says what it is (Keras 3: `KerasSaveable._obj_type()`), so
-    # this module needs no import of the model classes, which import it.
-    kind = obj._obj_type() if isinstance(obj, Layer) else None
+    kind = _kind(obj)
     attrs = dict(vars(obj))
     skip = ()
-    if kind in ("Model", "Functional"):
+    if kind in ("Model", "Functional", "Sequential"):
         attrs["layers"] = obj.layers
         skip = obj._bookkeeping_attributes()
-    if kind == "Functional":
+    if kind in ("Functional", "Sequential"):
         yield "layers", attrs.pop("layers")
     private_last = lambda n: "~" + n if n.startswith("_") else n  # noqa: E731
     for name in sorted(attrs, key=private_last):
@@ -326,7 +330,7 @@ def load_state(model, store, skip_mismatch=False, include_optimizer=True):
     def visit(obj, path):
         entry = store.get(path)
         try:
-            if isinstance(obj, Optimizer):
+            if _kind(obj) == "Optimizer":
                 if include_optimizer:
                     _load_optimizer(obj, entry, model)
             else:
@@ -462,7 +466,7 @@ def load_model(archive, custom_objects=None, compile=True, safe_mode=True):
         with weight_budget(budget + (1 << 20)):
             model = deserialize_keras_object(config, custom_objects=custom_objects,
                                              safe_mode=safe_mode)
-        if not isinstance(model, Layer):
+        if _kind(model) not in ("Layer", "Model", "Functional", "Sequential"):
             raise ValueError(f"'config.json' describes a {type(model).__name__}, "
                              "not a model")
         load_state(model, store, include_optimizer=compile)

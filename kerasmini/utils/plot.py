@@ -25,10 +25,6 @@ import itertools
 import os
 import shutil
 
-from kerasmini.engine.functional import Functional
-from kerasmini.engine.input_layer import InputLayer
-from kerasmini.engine.sequential import Sequential
-from kerasmini.engine.training import Model
 from kerasmini.tree import flatten
 
 # Colours: mid-tone fills, dark-grey text, grey lines (light and dark themes).
@@ -127,13 +123,28 @@ def _activation_name(layer):
     return getattr(activation, "__name__", None) or type(activation).__name__
 
 
+def _kind(obj):
+    """What a layer says it is (``_obj_type()``, as :mod:`kerasmini.saving`
+    asks): ``"Layer"``, ``"Model"``, ``"Functional"`` or ``"Sequential"``, so
+    this module imports none of the model classes."""
+    return obj._obj_type() if hasattr(obj, "_obj_type") else None
+
+
+def _is_input_layer(layer):
+    return type(layer).__name__ == "InputLayer"  # as Keras's plot_model asks
+
+
+def _is_graph_model(layer):
+    return _kind(layer) in ("Functional", "Sequential")
+
+
 def _layer_label(layer, show_shapes, show_dtype, show_layer_names,
                  show_layer_activations, show_trainable):
     """An HTML-like Graphviz label: a small table, as Keras draws."""
     cls = type(layer).__name__
-    if isinstance(layer, InputLayer):
+    if _is_input_layer(layer):
         fill = FILL_INPUT
-    elif isinstance(layer, Model):
+    elif _kind(layer) in ("Model", "Functional", "Sequential"):
         fill = FILL_MODEL
     else:
         fill = FILL_LAYER
@@ -142,7 +153,7 @@ def _layer_label(layer, show_shapes, show_dtype, show_layer_names,
     cells = []
     if show_shapes:
         in_shape, out_shape, _ = _layer_shapes(layer)
-        if not isinstance(layer, InputLayer):
+        if not _is_input_layer(layer):
             cells.append(f"Input shape: <b>{_esc(in_shape)}</b>")
         cells.append(f"Output shape: <b>{_esc(out_shape)}</b>")
     if show_dtype:
@@ -169,9 +180,9 @@ def _layer_label(layer, show_shapes, show_dtype, show_layer_names,
 
 def _model_layers(model):
     """The boxes of a model: what ``keras.utils.plot_model`` draws."""
-    if isinstance(model, Sequential):
+    if _kind(model) == "Sequential":
         return model.layers, "sequential"
-    if isinstance(model, Functional):
+    if _kind(model) == "Functional":
         return model.layers, "functional"
     return [model], "subclassed"
 
@@ -182,7 +193,7 @@ def _add_model(dot, model, options, expand_nested, ids, prefix):
     boxes, arrows = [], []
     for index, layer in enumerate(layers):
         node_id = f"{prefix}{index}"
-        if expand_nested and isinstance(layer, Functional):
+        if expand_nested and _is_graph_model(layer):
             with dot.subgraph(name=f"cluster_{node_id}") as sub:
                 sub.attr(label=layer.name, style="dashed", color=LINE,
                          fontcolor=TEXT, labeljust="l")
@@ -203,7 +214,7 @@ def _add_model(dot, model, options, expand_nested, ids, prefix):
         target = ids.get(id(layer))
         while isinstance(target, tuple):
             inner = target[1]
-            if isinstance(inner, Sequential):
+            if _kind(inner) == "Sequential":
                 inner_layer = inner._stack[0]
                 if id(inner_layer) not in ids:
                     inner_layer = inner.layers[0]
