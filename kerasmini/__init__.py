@@ -36,14 +36,14 @@ from kerasmini import (
 from kerasmini.backend import GradientTape, Variable, function, name_scope
 from kerasmini.backend.keras_tensor import KerasTensor
 from kerasmini.engine.base_layer import Layer
-from kerasmini.engine.functional import Functional
 from kerasmini.engine.input_layer import Input
 from kerasmini.engine.input_spec import InputSpec
 from kerasmini.engine.module import Module
-from kerasmini.engine.sequential import Sequential
-from kerasmini.engine.training import Model
 from kerasmini.losses import Loss
 from kerasmini.metrics import Metric
+from kerasmini.models.functional import Functional
+from kerasmini.models.model import Model
+from kerasmini.models.sequential import Sequential
 from kerasmini.ops.operation import Operation
 from kerasmini.optimizers import Optimizer
 

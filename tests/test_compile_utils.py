@@ -1,10 +1,10 @@
-"""kerasmini.engine.compile_utils: what compile(loss=..., metrics=...) becomes."""
+"""kerasmini.trainers.compile_utils: what compile(loss=..., metrics=...) becomes."""
 
 import numpy as np
 import pytest
 
 from kerasmini import losses, metrics
-from kerasmini.engine.compile_utils import (
+from kerasmini.trainers.compile_utils import (
     CompileLoss,
     CompileMetrics,
     get_loss,

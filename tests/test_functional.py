@@ -6,7 +6,7 @@ import pytest
 
 import kerasmini as keras
 from kerasmini import layers
-from kerasmini.engine.functional import Functional
+from kerasmini.models.functional import Functional
 
 
 def _depths(model):

@@ -6,7 +6,7 @@ import pytest
 import kerasmini as keras
 from kerasmini import metrics
 from kerasmini.backend import function
-from kerasmini.engine.compile_utils import get_metric
+from kerasmini.trainers.compile_utils import get_metric
 
 
 def test_mean_is_weighted_and_resets():

@@ -5,7 +5,8 @@ import pytest
 
 import kerasmini as keras
 from kerasmini import layers
-from kerasmini.engine.functional import Functional
+from kerasmini.models.functional import Functional
+from kerasmini.trainers.trainer import Trainer
 
 
 class MyModel(keras.Model):
@@ -21,11 +22,13 @@ class MyModel(keras.Model):
 
 
 def test_class_chain_is_module_layer_model_functional_sequential():
-    # Keras 2's chain, with Keras 3's Operation under Layer (a Layer is both)
+    # Keras 2's chain, with Keras 3's two second bases: Model(Trainer, Layer)
+    # and Operation under Layer (a Layer is both a Module and an Operation)
     chain = [cls.__name__ for cls in keras.Sequential.__mro__]
-    assert chain == ["Sequential", "Functional", "Model", "Layer", "Module",
-                     "Operation", "object"]
+    assert chain == ["Sequential", "Functional", "Model", "Trainer", "Layer",
+                     "Module", "Operation", "object"]
     assert issubclass(keras.Layer, keras.Operation)
+    assert keras.Model.__bases__ == (Trainer, keras.Layer)
 
 
 def test_model_subclass_name_is_snake_case():

@@ -37,8 +37,8 @@ def test_sequential_issue_example_matches_numpy():
 
 
 def test_sequential_class_chain():
-    names = [cls.__name__ for cls in keras.Sequential.__mro__[:5]]
-    assert names == ["Sequential", "Functional", "Model", "Layer", "Module"]
+    names = [cls.__name__ for cls in keras.Sequential.__mro__[:6]]
+    assert names == ["Sequential", "Functional", "Model", "Trainer", "Layer", "Module"]
 
 
 def test_sequential_auto_names():

@@ -132,7 +132,7 @@ def test_plot_classes_sequential_chain_in_order():
     dot = plot_classes(keras.Sequential)
     first = repr(dot).splitlines()[0]
     assert first == ("plot_classes(Sequential): Sequential -> Functional -> Model "
-                     "-> Layer -> Module -> Operation")
+                     "-> Trainer -> Layer -> Module -> Operation")
     source = dot.source
     positions = [source.index(f"<b>{name}</b>") for name in
                  ("Sequential", "Functional", "Model", "Layer", "Module")]

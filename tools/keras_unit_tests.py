@@ -5,7 +5,7 @@ that interpreter has Keras's test files (they ship in the wheel), ``pytest``
 and ``absl-py``. The files are copied into a temporary directory next to a
 small ``keras`` package, the shim, that answers every ``keras.src.*`` import
 with the kerasmini module playing that part (``keras.src.models.sequential``
-is ``kerasmini.engine.sequential``, ...). A name kerasmini lacks becomes a
+is ``kerasmini.models.sequential``, ...). A name kerasmini lacks becomes a
 placeholder that raises ``NotImplementedError`` when used, so one missing
 feature fails its own tests, not the whole file. Nothing here is a gate: the
 script prints passed/failed/errors/skipped per file and exits 0.
@@ -52,9 +52,10 @@ SOURCES = {
     "layers.input_spec": ["kerasmini.engine.input_spec"],
     "layers.core.input_layer": ["kerasmini.engine.input_layer"],
     "models": ["kerasmini.models", "kerasmini"],
-    "models.model": ["kerasmini.engine.training", "kerasmini.models"],
-    "models.functional": ["kerasmini.engine.functional"],
-    "models.sequential": ["kerasmini.engine.sequential"],
+    "models.model": ["kerasmini.models.model", "kerasmini.models"],
+    "trainers.trainer": ["kerasmini.trainers.trainer"],
+    "models.functional": ["kerasmini.models.functional"],
+    "models.sequential": ["kerasmini.models.sequential"],
     "ops": ["kerasmini.ops"],
     "ops.node": ["kerasmini.ops.node"],
     "backend": ["kerasmini.backend", "keras._extras"],

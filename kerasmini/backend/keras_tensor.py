@@ -4,7 +4,7 @@ Calling a layer on one does not compute anything: the layer infers the output
 shape and dtype, returns new KerasTensors, and records the call in a
 :class:`~kerasmini.ops.node.Node`. Each KerasTensor remembers where it came
 from in ``_keras_history = KerasHistory(layer, node_index, tensor_index)``,
-which is all :class:`~kerasmini.engine.functional.Functional` needs to walk
+which is all :class:`~kerasmini.models.functional.Functional` needs to walk
 the graph back from outputs to inputs.
 
 >>> x = KerasTensor((None, 5), name="x")

@@ -96,15 +96,35 @@ def _module_names():
     return _NAMES
 
 
+def _facade_targets(package, seen=None):
+    """The modules a package's ``__init__`` imports (through nested packages):
+    what ``from kerasmini import ops`` really loads."""
+    seen = set() if seen is None else seen
+    found = set()
+    for target, _ in imports_of(list_modules()[package]):
+        if target in seen or target == package or target not in _module_names():
+            continue
+        seen.add(target)
+        if list_modules()[target].name == "__init__.py":
+            found |= _facade_targets(target, seen)
+        else:
+            found.add(target)
+    return found
+
+
 def import_graph(include_lazy: bool = True) -> dict[str, set[str]]:
     """``{module: kerasmini modules it imports}`` over the whole package.
 
     A package's own ``__init__`` re-exporting its submodules (``kerasmini``,
-    ``kerasmini.layers``...) is a facade, not a user: its arrows are left out,
-    as are imports of the package itself.
+    ``kerasmini.layers``...) is a facade, not a user: it is no node of the
+    graph, and importing a package (``from kerasmini import ops``) is an
+    arrow to each module its ``__init__`` imports. Importing the top package
+    ``kerasmini`` is left out.
 
     >>> graph = import_graph()
     >>> "kerasmini.backend.core" in graph["kerasmini.backend.numpy"]
+    True
+    >>> "kerasmini.ops.numpy" in graph["kerasmini.losses"]  # from kerasmini import ops
     True
     """
     graph = collections.defaultdict(set)
@@ -115,9 +135,12 @@ def import_graph(include_lazy: bool = True) -> dict[str, set[str]]:
         for target, lazy in imports_of(path):
             if lazy and not include_lazy:
                 continue
-            if target.startswith("kerasmini.") and target != module \
-                    and target in _module_names() \
-                    and not list_modules()[target].name == "__init__.py":
+            if not target.startswith("kerasmini.") or target == module \
+                    or target not in _module_names():
+                continue
+            if list_modules()[target].name == "__init__.py":
+                graph[module] |= _facade_targets(target) - {module}
+            else:
                 graph[module].add(target)
     return dict(graph)
 
@@ -169,47 +192,20 @@ def imports_inside_functions() -> list[tuple[str, str]]:
             for node, lazy in _import_statements(path) if lazy]
 
 
-# The boxes of chapter 1's drawing: subpackages, with the few that hold a low
-# and a high floor cut in two (a model imports saving's archive floor, which
-# imports layers; a layer imports saving's config floor).
-_MODEL_MODULES = {"training", "functional", "sequential", "compile_utils",
-                  "data_adapter"}
-_CONFIG_MODULES = {"activations", "initializers", "regularizers", "constraints"}
-
-
 def floor_of(module: str) -> str:
-    """The box of ``module`` in the drawing of the codebase's floors.
+    """The floor of ``module`` in chapter 1's drawing: its folder under
+    ``kerasmini/`` (``engine``, ``models``...), or its own name for a module
+    that is one file (``tree``, ``losses``...). The folders are the floors.
 
-    >>> floor_of("kerasmini.engine.training"), floor_of("kerasmini.saving.stores")
-    ('engine: models', 'saving: archive')
+    >>> floor_of("kerasmini.models.model"), floor_of("kerasmini.losses")
+    ('models', 'losses')
     """
-    parts = module.split(".")
-    group = group_of(module)
-    if module in ("kerasmini.tree", "kerasmini.api_export"):
-        return "tree, api_export"
-    if module in ("kerasmini.backend.keras_tensor", "kerasmini.ops.node",
-                  "kerasmini.ops.operation"):
-        return "KerasTensor, Node, Operation"
-    if module == "kerasmini.utils.plot":
-        return "plot_model"
-    if group == "saving":
-        low = parts[-1] in ("serialization", "object_registration")
-        return "saving: configs" if low else "saving: archive"
-    if group == "metrics":
-        return "losses, metrics"
-    if group == "engine":
-        return "engine: models" if parts[-1] in _MODEL_MODULES else "engine: layers"
-    if group == "top-level":
-        if parts[-1] in _CONFIG_MODULES:
-            return "activations, initializers, ..."
-        if parts[-1] in ("losses", "metrics"):
-            return "losses, metrics"
-        return parts[-1]
-    return group
+    return module.split(".")[1]
 
 
 def floor_graph() -> dict[str, set[str]]:
-    """``{floor: floors it imports}``: :func:`import_graph` seen from above.
+    """``{floor: floors it imports}``: :func:`import_graph` seen from above,
+    one box per folder (and per top-level module).
 
     >>> find_cycles(floor_graph())
     []

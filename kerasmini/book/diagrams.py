@@ -27,7 +27,7 @@ from kerasmini.book.source import relative_path
 from kerasmini.book.steps import call_steps
 from kerasmini.engine.base_layer import Layer
 from kerasmini.engine.module import Module
-from kerasmini.engine.training import Model
+from kerasmini.models.model import Model
 from kerasmini.tree import flatten
 from kerasmini.utils.plot import (
     FILL_INPUT,
@@ -185,8 +185,8 @@ def plot_classes(cls, columns=3, include_object=False):
         A ``graphviz.Digraph``.
 
     >>> import kerasmini as keras
-    >>> print(repr(plot_classes(keras.Sequential)).splitlines()[0])
-    plot_classes(Sequential): Sequential -> Functional -> Model -> Layer -> Module -> Operation
+    >>> print(repr(plot_classes(keras.Layer)).splitlines()[0])
+    plot_classes(Layer): Layer -> Module -> Operation
     """
     if not isinstance(cls, type):
         cls = type(cls)

@@ -7,10 +7,10 @@
 """
 
 from kerasmini.api_export import lazy_attributes
-from kerasmini.engine.functional import Functional
-from kerasmini.engine.sequential import Sequential
-from kerasmini.engine.training import Model
 from kerasmini.models.cloning import clone_model
+from kerasmini.models.functional import Functional
+from kerasmini.models.model import Model
+from kerasmini.models.sequential import Sequential
 
 # load_model, model_from_json and save_model come from the saving archive
 # floor, loaded on first use (see kerasmini.saving): `import kerasmini` stays

@@ -19,9 +19,9 @@ from kerasmini import tree
 from kerasmini.api_export import keras_export
 from kerasmini.backend.keras_tensor import is_keras_tensor
 from kerasmini.engine.base_layer import Layer
-from kerasmini.engine.functional import Functional, _functional_like_constructor
 from kerasmini.engine.input_layer import Input, InputLayer
-from kerasmini.engine.sequential import Sequential
+from kerasmini.models.functional import Functional, _functional_like_constructor
+from kerasmini.models.sequential import Sequential
 from kerasmini.saving import serialization
 
 

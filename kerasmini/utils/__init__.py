@@ -27,7 +27,7 @@ def set_random_seed(seed: int) -> None:
 # public name -> the submodule that defines it (imported on first access)
 _LAZY = {
     "plot_model": "kerasmini.utils.plot",
-    "PyDataset": "kerasmini.utils.py_dataset",
+    "PyDataset": "kerasmini.trainers.data_adapters.py_dataset_adapter",
     "plot_history": "kerasmini.utils.plotting",
     "Progbar": "kerasmini.utils.progbar",
 }

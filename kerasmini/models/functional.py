@@ -31,7 +31,7 @@ from kerasmini.backend.keras_tensor import is_keras_tensor
 from kerasmini.backend.masking import set_keras_mask
 from kerasmini.engine.base_layer import Layer
 from kerasmini.engine.input_spec import InputSpec
-from kerasmini.engine.training import Model
+from kerasmini.models.model import Model
 from kerasmini.saving.serialization import (
     deserialize_keras_object,
     serialize_keras_object,

@@ -1,17 +1,18 @@
-"""kerasmini.engine.data_adapter: from the arrays given to fit to batches."""
+"""kerasmini.trainers.data_adapters and epoch_iterator: from the arrays given to
+fit to batches."""
 
 import numpy as np
 import pytest
 
 from kerasmini import utils
-from kerasmini.engine import data_adapter
-from kerasmini.engine.data_adapter import (
-    EpochIterator,
+from kerasmini.trainers.data_adapters import data_adapter_utils
+from kerasmini.trainers.data_adapters.data_adapter_utils import (
     check_data_cardinality,
     class_weight_to_sample_weights,
     train_validation_split,
     unpack_x_y_sample_weight,
 )
+from kerasmini.trainers.epoch_iterator import EpochIterator
 
 
 def _epoch(iterator):
@@ -117,9 +118,9 @@ def test_batch_size_must_be_a_positive_integer():
 
 
 def test_concatenate_batches_of_dicts_and_lists():
-    joined = data_adapter.concatenate_batches(
+    joined = data_adapter_utils.concatenate_batches(
         [{"a": np.zeros((2, 1))}, {"a": np.ones((1, 1))}])
     assert joined["a"].ravel().tolist() == [0.0, 0.0, 1.0]
-    pairs = data_adapter.concatenate_batches([[np.zeros(1), np.ones(2)],
+    pairs = data_adapter_utils.concatenate_batches([[np.zeros(1), np.ones(2)],
                                               [np.zeros(2), np.ones(1)]])
     assert [p.shape for p in pairs] == [(3,), (3,)]

@@ -21,9 +21,9 @@ from kerasmini.api_export import keras_export
 from kerasmini.backend.keras_tensor import is_keras_tensor
 from kerasmini.backend.naming import auto_name, name_scope
 from kerasmini.engine.base_layer import Layer
-from kerasmini.engine.functional import Functional
 from kerasmini.engine.input_layer import InputLayer
-from kerasmini.engine.training import Model
+from kerasmini.models.functional import Functional
+from kerasmini.models.model import Model
 from kerasmini.saving.serialization import (
     deserialize_keras_object,
     serialize_dtype_policy,

@@ -1,36 +1,42 @@
-"""``Model``: a layer that also knows how to train, evaluate and predict.
+"""``Trainer``: what ``compile``, ``fit``, ``evaluate`` and ``predict`` do.
 
-``Model`` adds to ``Layer`` what a whole network needs: a list of its
-``layers``, ``get_layer``, ``summary`` and (in the training chapters)
-``compile``/``fit``/``evaluate``/``predict``. Calling ``Model(inputs,
-outputs)`` does not make a plain Model: ``__new__`` hands back a
-:class:`~kerasmini.engine.functional.Functional`, as Keras does, so
-subclassing ``Model`` and the functional API share one entry point.
+Keras 3 gives ``Model`` two bases, ``class Model(Trainer, Layer)``: the layer
+that computes and the trainer that drives it (``keras/src/trainers/
+trainer.py``, plus one trainer per backend for the loop itself). kerasmini
+keeps the split with one trainer: ``compile`` records the loss, metrics and
+optimizer; ``fit`` walks the epochs and batches of an
+:class:`~kerasmini.trainers.epoch_iterator.EpochIterator` and calls
+``train_function``, which is :meth:`Trainer.train_step` traced once by
+:func:`kerasmini.function` (unless ``run_eagerly``) and replayed for every
+later batch.
 
->>> from kerasmini.backend import clear_session
->>> from kerasmini.engine.input_layer import Input
->>> from kerasmini.layers import Dense
->>> clear_session()
->>> x = Input(shape=(3,))
->>> type(Model(x, Dense(1)(x))).__name__
-'Functional'
+>>> import numpy as np
+>>> import kerasmini as keras
+>>> keras.utils.set_random_seed(0)
+>>> model = keras.Sequential([keras.Input((2,)), keras.layers.Dense(1)])
+>>> isinstance(model, Trainer)
+True
+>>> model.compile(optimizer="sgd", loss="mse")
+>>> history = model.fit(np.ones((4, 2)), np.zeros(4), epochs=2, verbose=0)
+>>> len(history.history["loss"])
+2
 """
 
 import warnings
 
 from kerasmini import metrics as metrics_module
-from kerasmini import ops, optimizers, saving
-from kerasmini.api_export import keras_export
+from kerasmini import ops, optimizers
 from kerasmini.backend.graph import function
-from kerasmini.backend.naming import auto_name, name_scope
 from kerasmini.backend.tape import GradientTape
 from kerasmini.callbacks import CallbackList, pythonify_logs
-from kerasmini.engine import data_adapter, fit_checks
-from kerasmini.engine.base_layer import Layer
-from kerasmini.engine.compile_utils import CompileLoss, CompileMetrics
 from kerasmini.saving import serialization
-from kerasmini.utils.py_dataset import PyDataset
-from kerasmini.utils.summary import print_summary
+from kerasmini.trainers import fit_checks
+from kerasmini.trainers.compile_utils import CompileLoss, CompileMetrics
+from kerasmini.trainers.data_adapters import data_adapter_utils
+from kerasmini.trainers.data_adapters.array_data_adapter import single_batch
+from kerasmini.trainers.data_adapters.generator_data_adapter import is_python_iterator
+from kerasmini.trainers.data_adapters.py_dataset_adapter import PyDataset
+from kerasmini.trainers.epoch_iterator import EpochIterator
 
 _RAN_OUT_OF_DATA = (
     "Your input ran out of data; interrupting training. Make sure that your "
@@ -38,107 +44,21 @@ _RAN_OUT_OF_DATA = (
     "batches.")
 
 
-def _functional_class():
-    from kerasmini.engine.functional import Functional
 
-    return Functional
+class Trainer:
+    """The training half of :class:`~kerasmini.Model` (Keras 3's ``Trainer``).
 
+    A mixin: it holds no weights and computes nothing itself; ``train_step``
+    calls the model (``self(x, training=True)``), its ``trainable_weights``
+    and its ``losses``.
 
-def _inject_functional_model_class(cls, functional):
-    """Put ``Functional`` where ``Model`` is among the bases of ``cls`` (and
-    of its bases), so that an instance made with ``inputs``/``outputs``
-    works as a functional model."""
-    if cls is Model:
-        return functional
-    if cls is object or issubclass(cls, functional):
-        return cls
-    cls.__bases__ = tuple(_inject_functional_model_class(base, functional)
-                          for base in cls.__bases__)
-    return cls
-
-
-def _is_functional_call(args, kwargs):
-    return len(args) == 2 or (len(args) == 1 and "outputs" in kwargs) or (
-        "inputs" in kwargs and "outputs" in kwargs)
-
-
-@keras_export(["kerasmini.Model", "kerasmini.models.Model"])
-class Model(Layer):
-    """A trainable network of layers.
-
-    Use it three ways: ``Model(inputs, outputs)`` (functional), a subclass
-    that creates layers in ``__init__`` and uses them in ``call``, or
-    :class:`~kerasmini.Sequential`.
-
-    Args:
-        name: default ``functional`` for ``Model(inputs, outputs)``, else the
-            snake-case class name (``my_model``), uniquified.
-        trainable: whether the weights are trainable.
-
-    >>> from kerasmini.layers import Dense
-    >>> class TwoLayers(Model):
-    ...     def __init__(self):
-    ...         super().__init__()
-    ...         self.hidden = Dense(4)
-    ...         self.head = Dense(1)
-    ...     def call(self, x):
-    ...         return self.head(self.hidden(x))
-    >>> model = TwoLayers()
-    >>> import numpy as np
-    >>> model(np.array([[1.0, 2.0, 3.0]])).shape, model.count_params()
-    ((1, 1), 21)
+    >>> import kerasmini as keras
+    >>> [cls.__name__ for cls in keras.Model.__mro__[:4]]
+    ['Model', 'Trainer', 'Layer', 'Module']
     """
 
-    def __new__(cls, *args, **kwargs):
-        if cls is Model and _is_functional_call(args, kwargs):
-            functional = _functional_class()
-            return functional.__new__(functional)
-        return super().__new__(cls)
-
-    def __init__(self, *args, **kwargs):
-        if _is_functional_call(args, kwargs):
-            # A subclass whose __init__ calls super().__init__(inputs=...,
-            # outputs=...): its class becomes a Functional subclass (Keras's
-            # `inject_functional_model_class`) and the instance a graph model.
-            functional = _functional_class()
-            if not isinstance(self, functional):
-                _inject_functional_model_class(type(self), functional)
-            functional.__init__(self, *args, **kwargs)
-            return
-        if args:
-            raise ValueError(
-                f"`{type(self).__name__}.__init__` takes keyword arguments only "
-                "(or `inputs` and `outputs` for a functional model). "
-                f"Received: args={args}"
-            )
-        name = kwargs.pop("name", None)
-        trainable = kwargs.pop("trainable", True)
-        if name is None and type(self).__name__ in ("Functional", "Model"):
-            name = auto_name("Functional")
-        super().__init__(trainable=trainable, name=name, **kwargs)
-        self._init_training_state()
-
-    def _obj_type(self):
-        return "Model"
-
-    _BOOKKEEPING = None
-
-    @staticmethod
-    def _bookkeeping_attributes():
-        """Attributes every model has: bookkeeping, not state, so saving
-        skips them (all of a bare Model's but its optimizer, and the graph
-        records of Functional and Sequential)."""
-        if Model._BOOKKEEPING is None:
-            bare = set(vars(Model(name="_bookkeeping_reference"))) - {"optimizer"}
-            Model._BOOKKEEPING = frozenset(bare | {
-                "_stack", "_graph_layers", "_input_layers", "_output_layers",
-                "_network_nodes", "_nodes_by_depth", "_layers_by_depth",
-                "_inputs_struct", "_outputs_struct", "inputs", "outputs",
-                "_input_coordinates", "_output_coordinates", "_graph_ready"})
-        return Model._BOOKKEEPING
-
-    def _init_training_state(self):
-        """Attributes that compile/fit fill in (see the training chapters)."""
+    def __init__(self):
+        """The attributes that ``compile`` and ``fit`` fill in."""
         self.optimizer = None
         self.compiled = False
         self.stop_training = False
@@ -153,61 +73,9 @@ class Model(Layer):
         self.test_function = None
         self.predict_function = None
 
-    # ------------------------------------------------------------ structure
-    @property
-    def layers(self):
-        """The model's direct sub-layers."""
-        return self._layers
-
-    def get_layer(self, name=None, index=None):
-        """Find a layer by ``name`` or by ``index`` in :attr:`layers`.
-
-        >>> from kerasmini import Sequential, layers
-        >>> m = Sequential([layers.Dense(2, name="hidden")])
-        >>> m.get_layer("hidden").name, m.get_layer(index=0).name
-        ('hidden', 'hidden')
-        """
-        if index is not None and name is not None:
-            raise ValueError(
-                "Provide only a layer name or a layer index. Received: "
-                f"index={index}, name={name}."
-            )
-        if index is not None:
-            if not -len(self.layers) <= index < len(self.layers):
-                raise ValueError(
-                    f"Was asked to retrieve layer at index {index} but model only "
-                    f"has {len(self.layers)} layers."
-                )
-            return self.layers[index]
-        if name is not None:
-            for layer in self.layers:
-                if layer.name == name:
-                    return layer
-            raise ValueError(
-                f"No such layer: {name}. Existing layers are: "
-                f"{[layer.name for layer in self.layers]}."
-            )
-        raise ValueError("Provide either a layer name or layer index at `get_layer`.")
-
-    def build(self, input_shape):
-        """Build the model's layers for ``input_shape`` (a dry run of ``call``)."""
-        with name_scope(self.name, caller=self):
-            super().build(input_shape)
-        self._build_input_shape = input_shape
-
-    def summary(self, line_length=None, positions=None, print_fn=None,
-                expand_nested=False, show_trainable=False):
-        """Print a table of the layers, output shapes and parameter counts.
-
-        See :func:`kerasmini.utils.summary.print_summary`.
-        """
-        print_summary(self, line_length=line_length, positions=positions,
-                      print_fn=print_fn, show_trainable=show_trainable)
-
-    # --------------------------------------------------------------- training
     # compile -> fit -> train_function -> train_step, as in Keras 3's
-    # trainers/trainer.py; batching is in data_adapter, losses and metrics in
-    # compile_utils, the hooks in kerasmini.callbacks.
+    # trainers/trainer.py; batching is in epoch_iterator and data_adapters,
+    # losses and metrics in compile_utils, the hooks in kerasmini.callbacks.
     def compile(self, optimizer="rmsprop", loss=None, loss_weights=None,
                 metrics=None, weighted_metrics=None, run_eagerly=False,
                 steps_per_execution=1, jit_compile="auto", auto_scale_loss=True):
@@ -316,11 +184,12 @@ class Model(Layer):
         Override it to customise ``fit``; ``data`` is ``(x,)``, ``(x, y)`` or
         ``(x, y, sample_weight)``. Return a dict of logs.
         """
-        x, y, sample_weight = data_adapter.unpack_x_y_sample_weight(data)
+        x, y, sample_weight = data_adapter_utils.unpack_x_y_sample_weight(data)
         with GradientTape() as tape:
             y_pred = self(x, training=True)
             loss = self.compute_loss(x, y, y_pred, sample_weight, training=True)
-        self._loss_tracker.update_state(loss, sample_weight=data_adapter.batch_size_of(x))
+        batch_size = data_adapter_utils.batch_size_of(x)
+        self._loss_tracker.update_state(loss, sample_weight=batch_size)
         weights = self.trainable_weights
         gradients = tape.gradient(loss, weights)
         self.optimizer.apply_gradients(zip(gradients, weights))
@@ -328,15 +197,16 @@ class Model(Layer):
 
     def test_step(self, data):
         """One batch of evaluation: forward (``training=False``), loss, metrics."""
-        x, y, sample_weight = data_adapter.unpack_x_y_sample_weight(data)
+        x, y, sample_weight = data_adapter_utils.unpack_x_y_sample_weight(data)
         y_pred = self(x, training=False)
         loss = self.compute_loss(x, y, y_pred, sample_weight, training=False)
-        self._loss_tracker.update_state(loss, sample_weight=data_adapter.batch_size_of(x))
+        batch_size = data_adapter_utils.batch_size_of(x)
+        self._loss_tracker.update_state(loss, sample_weight=batch_size)
         return self.compute_metrics(x, y, y_pred, sample_weight)
 
     def predict_step(self, data):
         """One batch of inference: ``self(x, training=False)``."""
-        x, _, _ = data_adapter.unpack_x_y_sample_weight(data)
+        x, _, _ = data_adapter_utils.unpack_x_y_sample_weight(data)
         return self(x, training=False)
 
     def _make_function(self, step, name):
@@ -391,15 +261,16 @@ class Model(Layer):
             epochs, initial_epoch, shuffle, verbose, validation_freq, steps_per_epoch,
             class_weight, validation_data)
         if validation_split and validation_data is None:
-            if isinstance(x, PyDataset) or data_adapter.is_python_iterator(x):
+            if isinstance(x, PyDataset) or is_python_iterator(x):
                 raise ValueError(
                     "`validation_split` is only supported for arrays: give a "
                     "PyDataset's or generator's validation batches as "
                     f"`validation_data`. Received: validation_split={validation_split}"
                 )
-            (x, y, sample_weight), validation_data = data_adapter.train_validation_split(
-                (x, y, sample_weight), validation_split)
-        batches = data_adapter.epoch_iterator(
+            (x, y, sample_weight), validation_data = (
+                data_adapter_utils.train_validation_split((x, y, sample_weight),
+                                                          validation_split))
+        batches = EpochIterator(
             x, y, sample_weight, batch_size=batch_size, shuffle=shuffle,
             class_weight=class_weight, steps_per_epoch=steps_per_epoch)
         callbacks = self._callbacks(callbacks, verbose, batches.num_batches, epochs,
@@ -438,10 +309,10 @@ class Model(Layer):
     def _validate(self, validation_data, steps, batch_size, callbacks):
         """``evaluate`` on ``validation_data`` at the end of an epoch."""
         if isinstance(validation_data, PyDataset) or \
-                data_adapter.is_python_iterator(validation_data):
+                is_python_iterator(validation_data):
             return self.evaluate(validation_data, steps=steps, callbacks=callbacks,
                                  return_dict=True)
-        val_x, val_y, val_weight = data_adapter.unpack_x_y_sample_weight(
+        val_x, val_y, val_weight = data_adapter_utils.unpack_x_y_sample_weight(
             validation_data)
         return self.evaluate(val_x, val_y, sample_weight=val_weight,
                              batch_size=batch_size, steps=steps, callbacks=callbacks,
@@ -456,8 +327,8 @@ class Model(Layer):
         """
         self._assert_compile_called()
         fit_checks.check_steps_and_verbose("evaluate", steps, verbose)
-        batches = data_adapter.epoch_iterator(x, y, sample_weight, batch_size=batch_size,
-                                              steps_per_epoch=steps)
+        batches = EpochIterator(x, y, sample_weight, batch_size=batch_size,
+                                steps_per_epoch=steps)
         callbacks = self._callbacks(callbacks, verbose, batches.num_batches)
         test_function = self.make_test_function()
         self.reset_metrics()
@@ -491,8 +362,8 @@ class Model(Layer):
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
         """Outputs for ``x``, computed batch by batch with ``training=False``."""
         fit_checks.check_steps_and_verbose("predict", steps, verbose)
-        batches = data_adapter.epoch_iterator(x, batch_size=batch_size,
-                                             steps_per_epoch=steps, allow_empty=True)
+        batches = EpochIterator(x, batch_size=batch_size, steps_per_epoch=steps,
+                                allow_empty=True)
         callbacks = self._callbacks(callbacks, verbose, batches.num_batches)
         predict_function = self.make_predict_function()
         callbacks.on_predict_begin()
@@ -502,65 +373,28 @@ class Model(Layer):
             outputs.append(predict_function(batch))
             callbacks.on_predict_batch_end(step, {"outputs": outputs[-1]})
         callbacks.on_predict_end()
-        return data_adapter.concatenate_batches(outputs)
+        return data_adapter_utils.concatenate_batches(outputs)
 
     def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None,
                        return_dict=False):
         """One training step on one batch; returns the logs like ``evaluate``."""
         self._assert_compile_called()
-        batch = data_adapter.single_batch(x, y, sample_weight, class_weight)
+        batch = single_batch(x, y, sample_weight, class_weight)
         logs = pythonify_logs(self.make_train_function()(batch))
         return logs if return_dict else self._flatten_metrics_in_order(logs)
 
     def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
         """One evaluation step on one batch."""
         self._assert_compile_called()
-        batch = data_adapter.single_batch(x, y, sample_weight)
+        batch = single_batch(x, y, sample_weight)
         logs = pythonify_logs(self.make_test_function()(batch))
         return logs if return_dict else self._flatten_metrics_in_order(logs)
 
     def predict_on_batch(self, x):
         """The outputs for one batch, as NumPy arrays."""
-        batch = data_adapter.single_batch(x, allow_empty=True)
-        return data_adapter.concatenate_batches([self.make_predict_function()(batch)])
-
-    # ----------------------------------------------------------------- saving
-    # The work lives in kerasmini.saving; Model only forwards, as Keras does
-    # (its archive floor loads on the first save or load, not at import).
-    def save(self, filepath, overwrite=True, **kwargs):
-        """Save architecture, weights, compile config and optimizer state to
-        a ``.keras`` archive (see :func:`kerasmini.saving.save_model`)."""
-        return saving.save_model(self, filepath, overwrite=overwrite, **kwargs)
-
-    def save_weights(self, filepath, overwrite=True):
-        """Save only the weights, to ``*.weights.h5`` or ``*.weights.npz``."""
-        return saving.save_weights(self, filepath, overwrite=overwrite)
-
-    def load_weights(self, filepath, skip_mismatch=False):
-        """Load weights saved by :meth:`save_weights` (or inside a ``.keras``)."""
-        return saving.load_weights(self, filepath, skip_mismatch=skip_mismatch)
-
-    def export(self, filepath, format="tf_saved_model", verbose=None, **kwargs):
-        """Keras exports a TensorFlow SavedModel, ONNX or OpenVINO artifact for
-        serving; each needs that framework's graph, which a NumPy clone has
-        not: kerasmini refuses with a clear error. Use :meth:`save`.
-
-        >>> Model().export("serving")
-        Traceback (most recent call last):
-          ...
-        NotImplementedError: `Model.export(format='tf_saved_model')` writes ...
-        """
-        raise NotImplementedError(
-            f"`Model.export(format={format!r})` writes a TensorFlow SavedModel "
-            "(or ONNX/OpenVINO) artifact, which needs that framework: kerasmini is "
-            "NumPy-only and cannot export. Save a `.keras` archive with "
-            f"`model.save(...)` instead. Received: filepath={filepath!r}")
-
-    def to_json(self, **kwargs):
-        """The model's architecture (no weights) as JSON text, the
-        ``config.json`` of a ``.keras`` archive; ``kwargs`` go to
-        ``json.dumps``. See :func:`kerasmini.models.model_from_json`."""
-        return saving.model_to_json(self, **kwargs)
+        batch = single_batch(x, allow_empty=True)
+        outputs = self.make_predict_function()(batch)
+        return data_adapter_utils.concatenate_batches([outputs])
 
     def get_compile_config(self):
         """The arguments of :meth:`compile`, serialized (``{}`` if the model
@@ -572,7 +406,7 @@ class Model(Layer):
     def compile_from_config(self, config):
         """Compile with a saved :meth:`get_compile_config`, then build the
         optimizer so its saved state (slots, ``iterations``) can be loaded."""
-        if type(self).compile is not Model.compile:
+        if type(self).compile is not Trainer.compile:
             warnings.warn(
                 "`compile()` was not called as part of model loading because the "
                 "model's `compile()` method is custom. All subclassed Models that "
@@ -584,31 +418,4 @@ class Model(Layer):
         self.compile(**serialization.deserialize_keras_object(config))
         if self.built and not self.optimizer.built:
             self.optimizer.build(self.trainable_variables)
-
-    @classmethod
-    def from_config(cls, config, custom_objects=None):
-        """Recreate a model: a graph config (``layers``, ``input_layers``,
-        ``output_layers``) becomes a Functional model; any other config is
-        passed to the constructor (a subclassed model's ``get_config``)."""
-        from kerasmini.engine.functional import (
-            _functional_like_constructor,
-            functional_from_config,
-        )
-
-        graph_keys = ("name", "layers", "input_layers", "output_layers")
-        if all(key in config for key in graph_keys) and (
-                cls is Model or _functional_like_constructor(cls)):
-            return functional_from_config(cls, config, custom_objects)
-        config = dict(config)
-        if isinstance(config.get("dtype"), dict):
-            config["dtype"] = serialization.deserialize_keras_object(config["dtype"])
-        try:
-            return cls(**config)
-        except TypeError as error:
-            raise TypeError(
-                "Unable to revive model from config. When overriding the "
-                "`get_config()` method, make sure that the returned config contains "
-                f"all items used as arguments in the constructor to {cls}, which is "
-                f"the default behavior. Received: config={config}. Error: {error}"
-            ) from error
 
