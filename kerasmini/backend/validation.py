@@ -22,6 +22,8 @@ import numbers
 import numpy as np
 
 from kerasmini import tree
+from kerasmini.backend.core import convert_to_tensor, is_tensor
+from kerasmini.backend.keras_tensor import is_keras_tensor
 
 NUMERIC_KINDS = "biuf"  # bool, signed and unsigned integers, floats
 
@@ -282,14 +284,48 @@ def to_data_array(x, name="x"):
     return array
 
 
+# ------------------------------------------------------------- layers
+def check_layer_arguments(owner, name, trainable, kwargs, allowed):
+    """The arguments every ``Layer.__init__`` takes, with Keras 3's messages.
+
+    >>> check_layer_arguments("Dense", None, True, {"unit": 3}, ("input_shape",))
+    Traceback (most recent call last):
+      ...
+    ValueError: Unrecognized keyword arguments passed to Dense: {'unit': 3}
+    """
+    unknown = set(kwargs) - set(allowed)
+    if unknown:
+        raise ValueError(
+            f"Unrecognized keyword arguments passed to {owner}: "
+            f"{ {k: kwargs[k] for k in sorted(unknown)} }"
+        )
+    if name is not None and not isinstance(name, str):
+        raise TypeError(f"Expected `name` argument to be a string, but got: {name!r}")
+    if name is not None and "/" in name:
+        raise ValueError(
+            f"Argument `name` must be a string and cannot contain character "
+            f"`/`. Received: name={name} (of type {type(name)})"
+        )
+    if not isinstance(trainable, bool):
+        raise TypeError(
+            f"Expected `trainable` argument to be a boolean, but got: {trainable!r}"
+        )
+
+
 def check_layer_inputs(inputs, layer_name):
-    """``inputs`` if they hold at least one value and no ``None``.
+    """``inputs`` if they hold at least one value, no ``None`` and no Python
+    number (Keras 3 takes arrays, not numbers, as a layer's first argument).
 
     >>> check_layer_inputs([np.ones(2), None], "add")
     Traceback (most recent call last):
       ...
     ValueError: Inputs to a layer should be tensors. Got 'None' (of type <class 'NoneType'>)...
     """
+    if inputs is None:
+        raise ValueError(
+            "Inputs to a layer should be tensors. Got 'None' (of type "
+            f"{type(None)}) as input for layer '{layer_name}'."
+        )
     leaves = tree.flatten(inputs)
     if not leaves:
         raise ValueError(
@@ -303,7 +339,86 @@ def check_layer_inputs(inputs, layer_name):
                 f"{type(None)}) as input for layer '{layer_name}'. Received: "
                 f"inputs={_describe(inputs)}"
             )
+        if isinstance(leaf, (bool, int, float, complex)):
+            raise ValueError(
+                "Only input tensors may be passed as positional arguments. "
+                "The following argument value should be passed as a keyword "
+                f"argument: {leaf} (of type {type(leaf)}). Layer "
+                f"'{layer_name}' takes arrays: convert Python lists of "
+                "numbers with np.array(...) first."
+            )
     return inputs
+
+
+def _is_numeric_like(x):
+    dtype = getattr(x, "dtype", None)
+    if dtype is not None and is_tensor(x):  # no copy for arrays and Variables
+        return np.dtype(dtype).kind in NUMERIC_KINDS
+    try:
+        return np.asarray(x).dtype.kind in NUMERIC_KINDS
+    except (TypeError, ValueError):
+        return False
+
+
+def layer_input_value(x, layer_name):
+    """One input value of a layer as a tensor of numbers (a KerasTensor or
+    ``None`` passes as it is).
+
+    >>> layer_input_value([[1, 2]], "dense")
+    array([[1, 2]])
+    >>> layer_input_value("a", "dense")
+    Traceback (most recent call last):
+      ...
+    ValueError: Inputs to a layer should be tensors of numbers. Got 'a' (of type <class 'str'>...
+    """
+    if x is None or is_keras_tensor(x):
+        return x
+    if not is_tensor(x) or not _is_numeric_like(x):
+        if isinstance(x, (str, bytes)) or not _is_numeric_like(x):
+            raise ValueError(
+                f"Inputs to a layer should be tensors of numbers. Got '{x}' "
+                f"(of type {type(x)}"
+                + (f", dtype {x.dtype}" if hasattr(x, "dtype") else "")
+                + f") as input for layer '{layer_name}'."
+            )
+        x = convert_to_tensor(x)
+    return x
+
+
+def check_positional_args(rest):
+    """Every positional argument of a layer call after the inputs must be a
+    tensor (or ``None``); anything else belongs in a keyword argument.
+
+    >>> check_positional_args([np.ones(2), None])
+    >>> check_positional_args([3])
+    Traceback (most recent call last):
+      ...
+    ValueError: Only input tensors may be passed as positional arguments. The following ...
+    """
+    for arg in rest:
+        if arg is not None and not all(
+                is_tensor(x) or is_keras_tensor(x) for x in tree.flatten(arg)):
+            raise ValueError(
+                "Only input tensors may be passed as positional arguments. "
+                "The following argument value should be passed as a keyword "
+                f"argument: {arg} (of type {type(arg)})"
+            )
+
+
+def check_weight_shape(shape, name, layer_name):
+    """The shape of a new weight as a tuple of ints (``None``: a scalar).
+
+    >>> check_weight_shape([3, 2], "kernel", "dense")
+    (3, 2)
+    """
+    shape = () if shape is None else shape
+    try:
+        return tuple(int(d) for d in shape)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"Layer '{layer_name}': the shape of weight '{name}' must be a tuple "
+            f"of integers. Received: shape={shape!r}"
+        ) from None
 
 
 def weight_value(value, layer_name, variable):
@@ -329,3 +444,61 @@ def weight_value(value, layer_name, variable):
     if array.dtype.kind not in NUMERIC_KINDS:
         raise ValueError(f"{expected} Received: {_describe(value)}")
     return array
+
+
+def weight_values(weights, variables, layer_name):
+    """The arrays of ``layer.set_weights(weights)``: a list with one array of
+    numbers per variable, each of its variable's shape.
+
+    >>> from kerasmini.backend import Variable
+    >>> weight_values([np.zeros(3)], [Variable(np.zeros(2), name="b")], "d")
+    Traceback (most recent call last):
+      ...
+    ValueError: Layer d weight shape (2,) is not compatible with provided weight shape (3,).
+    """
+    if not isinstance(weights, (list, tuple)):
+        raise TypeError(
+            f"`set_weights` on layer '{layer_name}' expects a list of arrays. "
+            f"Received: weights={weights!r} (of type {type(weights).__name__})"
+        )
+    if len(weights) != len(variables):
+        raise ValueError(
+            f"You called `set_weights(weights)` on layer '{layer_name}' with a "
+            f"weight list of length {len(weights)}, but the layer was "
+            f"expecting {len(variables)} weights."
+        )
+    values = [weight_value(value, layer_name, variable)
+              for variable, value in zip(variables, weights)]
+    for variable, value in zip(variables, values):
+        if value.shape != variable.shape:
+            raise ValueError(
+                f"Layer {layer_name} weight shape {variable.shape} is not "
+                f"compatible with provided weight shape {value.shape}."
+            )
+    return values
+
+
+def check_stored_variables(store, variables, layer_name):
+    """Values read from a weights file fit ``variables``: as many, each of
+    its variable's shape (checked before anything is assigned).
+
+    >>> from kerasmini.backend import Variable
+    >>> check_stored_variables({"0": np.zeros(3)}, [Variable(np.zeros(2), name="b")], "d")
+    Traceback (most recent call last):
+      ...
+    ValueError: Layer 'd': weight 'b' has shape (2,), but the saved value has shape (3,).
+    """
+    if len(store.keys()) != len(variables):
+        raise ValueError(
+            f"Layer '{layer_name}' expected {len(variables)} variables, but received "
+            f"{len(store.keys())} variables during loading. Expected: "
+            f"{[v.name for v in variables]}"
+        )
+    for i, variable in enumerate(variables):
+        shape = tuple(store.shape(str(i))) if hasattr(store, "shape") \
+            else np.shape(store[str(i)])
+        if shape != variable.shape:
+            raise ValueError(
+                f"Layer '{layer_name}': weight '{variable.name}' has shape "
+                f"{variable.shape}, but the saved value has shape {shape}."
+            )

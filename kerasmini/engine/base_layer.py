@@ -27,14 +27,13 @@ The life of a layer, which the book walks one step at a time:
 """
 
 import inspect
-import warnings
 
 import numpy as np
 
 from kerasmini import constraints, initializers, ops, regularizers
 from kerasmini.api_export import keras_export
 from kerasmini.backend import config, validation
-from kerasmini.backend.core import STATE, convert_to_tensor, is_tensor
+from kerasmini.backend.core import STATE
 from kerasmini.backend.keras_tensor import KerasTensor, any_symbolic, is_keras_tensor
 from kerasmini.backend.masking import get_keras_mask, set_keras_mask
 from kerasmini.backend.naming import auto_name, name_scope
@@ -44,14 +43,23 @@ from kerasmini.engine.base_layer_utils import (
     _NOT_SUBLAYERS,
     _build_wrapper,
     _dedup,
-    _extra_init_args,
-    _is_numeric_like,
+    batch_input_shape,
+    call_arguments,
+    check_get_config,
+    populate_mask,
+    set_mask_metadata,
+    weight_arguments,
 )
 from kerasmini.engine.input_spec import assert_input_compatibility
 from kerasmini.engine.module import Module
-from kerasmini.engine.shape_inference import dry_run, infer_by_dry_run, to_shape
+from kerasmini.engine.shape_inference import (
+    dry_run,
+    spec_from_output_shape,
+    symbolic_call_spec,
+    to_shape,
+)
 from kerasmini.ops.node import Node
-from kerasmini.ops.operation import Operation, in_symbolic_scope, symbolic_scope
+from kerasmini.ops.operation import Operation, in_symbolic_scope
 from kerasmini.random.seed_generator import SeedGenerator
 from kerasmini.saving import serialization
 from kerasmini.tree import flatten, map_shape_structure, map_structure
@@ -88,29 +96,11 @@ class Layer(Module, Operation):
 
     def __init__(self, trainable=True, name=None, dtype=None, **kwargs):
         object.__setattr__(self, "_layer_initialized", True)
-        unknown = set(kwargs) - _ALLOWED_KWARGS
-        if unknown:
-            raise ValueError(
-                f"Unrecognized keyword arguments passed to {type(self).__name__}: "
-                f"{ {k: kwargs[k] for k in sorted(unknown)} }"
-            )
-        if name is not None and not isinstance(name, str):
-            raise TypeError(
-                f"Expected `name` argument to be a string, but got: {name!r}"
-            )
-        if name is not None and "/" in name:
-            raise ValueError(
-                f"Argument `name` must be a string and cannot contain character "
-                f"`/`. Received: name={name} (of type {type(name)})"
-            )
+        validation.check_layer_arguments(type(self).__name__, name, trainable,
+                                         kwargs, _ALLOWED_KWARGS)
         name = name or auto_name(type(self).__name__)  # dense, dense_1, ...
         Module.__init__(self, name=name)  # Keras 2's root, tf.Module: the name
         Operation.__init__(self, name=name)  # Keras 3's root: its node lists
-        if not isinstance(trainable, bool):
-            raise TypeError(
-                "Expected `trainable` argument to be a boolean, "
-                f"but got: {trainable!r}"
-            )
         self._trainable = trainable
         self.dtype = config.standardize_dtype(dtype)
         self.autocast = kwargs.get("autocast", True)
@@ -124,26 +114,13 @@ class Layer(Module, Operation):
         self.activity_regularizer = None
         if kwargs.get("activity_regularizer") is not None:
             self.activity_regularizer = regularizers.get(kwargs["activity_regularizer"])
-        self._batch_input_shape = None
-        if "batch_input_shape" in kwargs:
-            self._batch_input_shape = tuple(kwargs["batch_input_shape"])
-        elif kwargs.get("input_shape") is not None or "input_dim" in kwargs:
-            shape = kwargs.get("input_shape")
-            if shape is None:
-                shape = (kwargs["input_dim"],)
-            shape = validation.check_shape(shape, "input_shape",  # an int: one axis
-                                           owner=type(self).__name__)
-            self._batch_input_shape = (kwargs.get("batch_size"),) + tuple(shape)
-        signature = inspect.signature(self.call)
-        self._call_has_training_arg = "training" in signature.parameters
-        self._call_has_mask_arg = "mask" in signature.parameters
+        # what a Sequential model reads from its first layer
+        self._batch_input_shape = batch_input_shape(kwargs, type(self).__name__)
+        # what `call` accepts: `training` (and its default), `mask`
+        (self._call_has_training_arg, self._default_training,
+         self._call_has_mask_arg) = call_arguments(self.call)
         # a layer that computes a mask supports masking (Keras 2 and 3)
         self._supports_masking = type(self).compute_mask is not Layer.compute_mask
-        param = signature.parameters.get("training")
-        self._default_training = (
-            param.default if param is not None and param.default is not inspect._empty
-            else None
-        )
 
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
@@ -259,24 +236,8 @@ class Layer(Module, Operation):
         Returns:
             The new :class:`~kerasmini.backend.Variable`.
         """
-        for arg in args:
-            if isinstance(arg, str) and name is None:
-                name = arg
-            elif shape is None:
-                shape = arg
-            else:
-                raise TypeError(
-                    f"Too many positional arguments to `add_weight`: {args}. "
-                    "Pass `shape`, `initializer`, ... as keyword arguments."
-                )
-        shape = () if shape is None else shape
-        try:
-            shape = tuple(int(d) for d in shape)
-        except (TypeError, ValueError):
-            raise ValueError(
-                f"Layer '{self.name}': the shape of weight '{name}' must be a tuple "
-                f"of integers. Received: shape={shape!r}"
-            ) from None
+        shape, name = weight_arguments(args, shape, name)
+        shape = validation.check_weight_shape(shape, name, self.name)
         dtype = config.standardize_dtype(dtype or self.dtype)
         if initializer is None:
             initializer = "glorot_uniform" if "float" in dtype else "zeros"
@@ -321,26 +282,8 @@ class Layer(Module, Operation):
         ValueError: Layer d weight shape (3, 2) is not compatible with provided weight shape (3, 3).
         """
         own = self.weights
-        if not isinstance(weights, (list, tuple)):
-            raise TypeError(
-                f"`set_weights` on layer '{self.name}' expects a list of arrays. "
-                f"Received: weights={weights!r} (of type {type(weights).__name__})"
-            )
-        weights = list(weights)
-        if len(weights) != len(own):
-            raise ValueError(
-                f"You called `set_weights(weights)` on layer '{self.name}' with a "
-                f"weight list of length {len(weights)}, but the layer was "
-                f"expecting {len(own)} weights."
-            )
-        for variable, value in zip(own, weights):
-            value = validation.weight_value(value, self.name, variable)
-            if value.shape != variable.shape:
-                raise ValueError(
-                    f"Layer {self.name} weight shape {variable.shape} is not "
-                    f"compatible with provided weight shape {value.shape}."
-                )
-        for variable, value in zip(own, weights):
+        for variable, value in zip(own, validation.weight_values(weights, own,
+                                                                  self.name)):
             variable.assign(value)
 
     def count_params(self) -> int:
@@ -430,40 +373,20 @@ class Layer(Module, Operation):
         return mask
 
     def compute_output_shape(self, input_shape):
-        """The output shape for ``input_shape``; by default found by a dry run
-        of ``call`` on zeros (unknown dimensions tried as 83 and 89)."""
+        """The output shape for ``input_shape``; by default found by a
+        symbolic call of ``call`` (see :meth:`compute_output_spec`)."""
         spec = self.compute_output_spec(
             map_shape_structure(lambda s: KerasTensor(s, self.dtype), input_shape))
         return map_structure(lambda kt: kt.shape, spec)
 
     def compute_output_spec(self, *args, **kwargs):
         """Output KerasTensor(s) for symbolic ``args``: from
-        ``compute_output_shape`` if a subclass overrides it, else a dry run."""
+        ``compute_output_shape`` if a subclass overrides it, else by running
+        ``call`` on the KerasTensors (a dry run on zeros if ``call`` uses
+        NumPy itself): :mod:`kerasmini.engine.shape_inference`."""
         if type(self).compute_output_shape is not Layer.compute_output_shape:
-            shapes = map_structure(lambda kt: kt.shape, args[0])
-            out = self.compute_output_shape(shapes)
-            dtype = self.dtype if self.autocast else flatten(args[0])[0].dtype
-            if isinstance(out, tuple) and all(
-                    d is None or isinstance(d, int) for d in out):
-                return KerasTensor(out, dtype)
-            return map_shape_structure(lambda s: KerasTensor(s, dtype), out)
-        return self._symbolic_call_spec(args, kwargs)
-
-    def _symbolic_call_spec(self, args, kwargs):
-        """Run ``call`` on the KerasTensors themselves: every ``keras.ops``
-        op answers with a shape and computes nothing (Keras 3 does this
-        through its backend). A ``call`` that uses something else (NumPy, a
-        backend primitive) is dry-run on zeros instead (83/89)."""
-        try:
-            with symbolic_scope(), name_scope(self.name, caller=self):
-                outputs = self.call(*args, **kwargs)
-            if outputs is not None and all(
-                    is_keras_tensor(x) for x in flatten(outputs)):
-                # fresh tensors: `call` may return an input itself (identity)
-                return map_structure(lambda t: KerasTensor(t.shape, t.dtype), outputs)
-        except Exception:  # noqa: BLE001 (anything: the dry run decides)
-            pass
-        return infer_by_dry_run(self, args, kwargs)
+            return spec_from_output_shape(self, args[0])
+        return symbolic_call_spec(self, args, kwargs)
 
     # ---------------------------------------------------------- __call__
     # The steps carry Keras 3's numbers (keras/src/layers/layer.py); the
@@ -488,10 +411,10 @@ class Layer(Module, Operation):
             if ctx.entry_layer is self and not symbolic:
                 self._clear_losses()  # the outermost call starts afresh
             # 6. Populate mask arguments: the mask the inputs carry.
-            previous_mask, mask_filled = self._populate_mask(inputs, rest, kwargs)
+            previous_mask, mask_filled = populate_mask(self, inputs, rest, kwargs)
             # 7. Call the layer: infer the output (symbolic) or compute it.
             outputs = self._call_layer(inputs, rest, kwargs, symbolic)
-            self._set_mask_metadata(inputs, outputs, previous_mask)
+            set_mask_metadata(self, inputs, outputs, previous_mask)
         # 8. Add a node in the graph for symbolic calls.
         if symbolic:
             if mask_filled:  # found again on the inputs when the graph runs
@@ -518,33 +441,11 @@ class Layer(Module, Operation):
         return args[0], args[1:], kwargs
 
     def _convert_inputs(self, inputs):
-        if inputs is None:
-            raise ValueError(
-                "Inputs to a layer should be tensors. Got 'None' (of type "
-                f"{type(None)}) as input for layer '{self.name}'."
-            )
-        inputs = validation.check_layer_inputs(inputs, self.name)  # no None, not empty
-        for leaf in flatten(inputs):  # Keras 3 takes arrays, not Python numbers
-            if isinstance(leaf, (bool, int, float, complex)):
-                raise ValueError(
-                    "Only input tensors may be passed as positional arguments. "
-                    "The following argument value should be passed as a keyword "
-                    f"argument: {leaf} (of type {type(leaf)}). Layer "
-                    f"'{self.name}' takes arrays: convert Python lists of "
-                    "numbers with np.array(...) first."
-                )
+        # tensors of numbers: no None, no Python number, nothing empty
+        inputs = validation.check_layer_inputs(inputs, self.name)
         return map_structure(self._convert_input, inputs)
 
-    @staticmethod
-    def _check_positional_args(rest):
-        for arg in rest:
-            if arg is not None and not all(
-                    is_tensor(x) or is_keras_tensor(x) for x in flatten(arg)):
-                raise ValueError(
-                    "Only input tensors may be passed as positional arguments. "
-                    "The following argument value should be passed as a keyword "
-                    f"argument: {arg} (of type {type(arg)})"
-                )
+    _check_positional_args = staticmethod(validation.check_positional_args)
 
     def _resolve_training(self, kwargs):
         """Pop ``training`` from ``kwargs``, resolve it, and put it back only
@@ -558,45 +459,6 @@ class Layer(Module, Operation):
         if self._call_has_training_arg and training is not None:
             kwargs["training"] = training
         return training
-
-    def _populate_mask(self, inputs, rest, kwargs):
-        """Give ``call(..., mask=)`` the mask attached to the inputs (if the
-        inputs are its only tensors and no mask was passed); return the mask
-        the outputs' mask is computed from, and whether it was filled in."""
-        masks = map_structure(get_keras_mask, inputs)
-        found = any(m is not None for m in flatten(masks))
-        others = [x for x in flatten([rest, kwargs])
-                  if is_tensor(x) or is_keras_tensor(x)]
-        filled = (found and self._call_has_mask_arg and not others
-                  and kwargs.get("mask") is None)
-        if filled:
-            kwargs["mask"] = masks
-        if kwargs.get("mask") is not None:
-            return kwargs["mask"], filled
-        return masks, filled
-
-    def _set_mask_metadata(self, inputs, outputs, previous_mask):
-        """Attach ``compute_mask``'s result to the outputs as ``_keras_mask``
-        (symbolic outputs get a symbolic mask)."""
-        if not self.supports_masking:
-            if any(m is not None for m in flatten(previous_mask)):
-                warnings.warn(
-                    f"Layer '{self.name}' (of type {type(self).__name__}) was "
-                    "passed an input with a mask attached to it. However, this "
-                    "layer does not support masking and will therefore destroy "
-                    "the mask information. Downstream layers will not see the "
-                    "mask.", stacklevel=3)
-            return
-        flat = flatten(outputs)
-        if all(get_keras_mask(x) is not None for x in flat):
-            return  # `call` attached its own masks
-        with symbolic_scope():  # mask ops on KerasTensors record no Node
-            masks = self.compute_mask(inputs, previous_mask)
-        if masks is None:
-            return
-        for tensor, mask in zip(flat, flatten(masks)):
-            if mask is not None and get_keras_mask(tensor) is None:
-                set_keras_mask(tensor, mask)
 
     def _call_layer(self, inputs, rest, kwargs, symbolic):
         with name_scope(self.name, caller=self):
@@ -634,28 +496,16 @@ class Layer(Module, Operation):
              outputs=outputs)
 
     def _convert_input(self, x):
-        converted = self._convert_value(x)
+        converted = validation.layer_input_value(x, self.name)  # numbers only
+        if converted is None or is_keras_tensor(converted):
+            return converted
+        dtype = np.dtype(converted.dtype).name
+        if self.autocast and dtype.startswith("float") and dtype != self.dtype \
+                and self.dtype.startswith("float"):
+            converted = ops.cast(converted, self.dtype)  # floats to the layer's
         if converted is not x and get_keras_mask(x) is not None:
             set_keras_mask(converted, get_keras_mask(x))  # keep it (Keras too)
         return converted
-
-    def _convert_value(self, x):
-        if x is None or is_keras_tensor(x):
-            return x
-        if not is_tensor(x) or not _is_numeric_like(x):
-            if isinstance(x, (str, bytes)) or not _is_numeric_like(x):
-                raise ValueError(
-                    f"Inputs to a layer should be tensors of numbers. Got '{x}' "
-                    f"(of type {type(x)}"
-                    + (f", dtype {x.dtype}" if hasattr(x, "dtype") else "")
-                    + f") as input for layer '{self.name}'."
-                )
-            x = convert_to_tensor(x)
-        dtype = np.dtype(x.dtype if isinstance(x.dtype, str) else x.dtype).name
-        if self.autocast and dtype.startswith("float") and dtype != self.dtype \
-                and self.dtype.startswith("float"):
-            return ops.cast(x, self.dtype)
-        return x
 
     def _maybe_build(self, inputs):
         """Call ``build`` with the input shape(s), once."""
@@ -670,57 +520,6 @@ class Layer(Module, Operation):
             self.set_weights(self._initial_weights)
             self._initial_weights = None
 
-    # ------------------------------------------------------ connectivity
-    def _node_attribute(self, node_index, attr, name):
-        if not self._inbound_nodes:
-            raise AttributeError(
-                f"The layer {self.name} has never been called and thus has no "
-                f"defined {name}."
-            )
-        if node_index >= len(self._inbound_nodes):
-            raise ValueError(
-                f"Asked to get {name} at node {node_index}, but the layer has only "
-                f"{len(self._inbound_nodes)} inbound nodes."
-            )
-        values = getattr(self._inbound_nodes[node_index], attr)
-        return values[0] if len(values) == 1 else values
-
-    def get_input_at(self, node_index):
-        """The input tensor(s) of the call recorded as node ``node_index``."""
-        return self._node_attribute(node_index, "input_tensors", "input")
-
-    def get_output_at(self, node_index):
-        """The output tensor(s) of the call recorded as node ``node_index``."""
-        return self._node_attribute(node_index, "output_tensors", "output")
-
-    @property
-    def input(self):
-        """The symbolic input of the layer's first call."""
-        return self.get_input_at(0)
-
-    @property
-    def output(self):
-        """The symbolic output of the layer's first call."""
-        return self.get_output_at(0)
-
-    @property
-    def input_shape(self):
-        return map_structure(lambda kt: kt.shape, self.input)
-
-    @property
-    def input_mask(self):
-        """The mask of :attr:`input` (``None`` if it has none), Keras 2's name."""
-        return map_structure(get_keras_mask, self.input)
-
-    @property
-    def output_mask(self):
-        """The mask of :attr:`output` (``None`` if it has none), Keras 2's name."""
-        return map_structure(get_keras_mask, self.output)
-
-    @property
-    def output_shape(self):
-        return map_structure(lambda kt: kt.shape, self.output)
-
     # ---------------------------------------------------- serialization
     def get_config(self):
         """The constructor arguments that recreate this layer.
@@ -733,14 +532,7 @@ class Layer(Module, Operation):
         {'name': 'float32'}
         """
         if type(self).get_config is Layer.get_config:
-            extra = _extra_init_args(type(self))
-            if extra:
-                raise NotImplementedError(
-                    f"Layer {type(self).__name__} has arguments {extra} in "
-                    "`__init__()` and therefore must override `get_config()` to "
-                    "return them: `config = super().get_config(); "
-                    "config.update({...}); return config`."
-                )
+            check_get_config(self)  # a subclass with more arguments must write it
         config_ = {"name": self.name, "trainable": self.trainable,
                    "dtype": serialization.serialize_dtype_policy(self.dtype)}
         if self.activity_regularizer is not None:
@@ -788,26 +580,12 @@ class Layer(Module, Operation):
         """Assign the weights :meth:`save_own_variables` wrote, after checking
         their number and shapes (nothing is assigned if one does not fit)."""
         own = self._trainable_weights + self._non_trainable_weights
-        if len(store.keys()) != len(own):
-            raise ValueError(
-                f"Layer '{self.name}' expected {len(own)} variables, but received "
-                f"{len(store.keys())} variables during loading. Expected: "
-                f"{[v.name for v in own]}"
-            )
-        for i, variable in enumerate(own):
-            shape = tuple(store.shape(str(i))) if hasattr(store, "shape") \
-                else np.shape(store[str(i)])
-            if shape != variable.shape:
-                raise ValueError(
-                    f"Layer '{self.name}': weight '{variable.name}' has shape "
-                    f"{variable.shape}, but the saved value has shape {shape}."
-                )
+        validation.check_stored_variables(store, own, self.name)
         for i, variable in enumerate(own):
             variable.assign(store[str(i)])
 
     def _obj_type(self):
-        """What :mod:`kerasmini.saving` walks this object as (``"Layer"``,
-        ``"Model"`` or ``"Functional"``), Keras 3's ``_obj_type``."""
+        """What saving and plot_model see: Keras 3's ``_obj_type``."""
         return "Layer"
 
     def __repr__(self):

@@ -1,7 +1,9 @@
 """Small helpers of ``Layer`` that are not part of its story.
 
 Keras 2 keeps the same kind of helpers in ``keras/engine/base_layer_utils.py``:
-finding sub-layers among attributes, the ``build`` wrapper, input checks.
+finding sub-layers among attributes, the ``build`` wrapper, the arguments of
+``add_weight``, the masks a call passes on. (The checks of what a user passes
+in are in :mod:`kerasmini.backend.validation`.)
 
 >>> _dedup([1, 2, 1, 3])
 [1, 2, 3]
@@ -9,11 +11,15 @@ finding sub-layers among attributes, the ``build`` wrapper, input checks.
 
 import functools
 import inspect
+import warnings
 
-import numpy as np
-
+from kerasmini.backend import validation
 from kerasmini.backend.core import is_tensor
+from kerasmini.backend.keras_tensor import is_keras_tensor
+from kerasmini.backend.masking import get_keras_mask, set_keras_mask
 from kerasmini.backend.naming import name_scope
+from kerasmini.ops.operation import symbolic_scope
+from kerasmini.tree import flatten, map_structure
 
 _NOT_SUBLAYERS = frozenset({"_inbound_nodes", "_outbound_nodes", "_keras_history",
                             "_output_layers", "_input_layers", "_self_ref",
@@ -63,12 +69,134 @@ def _dedup(items):
     return out
 
 
-def _is_numeric_like(x):
-    dtype = getattr(x, "dtype", None)
-    if dtype is not None and is_tensor(x):  # no copy for arrays and Variables
-        return np.dtype(dtype).kind in "biuf"
-    try:
-        return np.asarray(x).dtype.kind in "biuf"
-    except (TypeError, ValueError):
-        return False
+def call_arguments(call):
+    """``(takes training, its default, takes mask)`` for a layer's ``call``.
 
+    >>> call_arguments(lambda inputs, training=False: inputs)
+    (True, False, False)
+    """
+    parameters = inspect.signature(call).parameters
+    training = parameters.get("training")
+    default = None
+    if training is not None and training.default is not inspect.Parameter.empty:
+        default = training.default
+    return training is not None, default, "mask" in parameters
+
+
+def check_get_config(layer):
+    """A layer whose ``__init__`` takes more than the base layer's arguments
+    must write ``get_config`` (Keras 3's error).
+
+    >>> from kerasmini.layers import Layer
+    >>> class Scaled(Layer):
+    ...     def __init__(self, factor):
+    ...         super().__init__()
+    >>> check_get_config(Scaled(2.0))
+    Traceback (most recent call last):
+      ...
+    NotImplementedError: Layer Scaled has arguments ['factor'] in `__init__()` and therefore ...
+    """
+    extra = _extra_init_args(type(layer))
+    if extra:
+        raise NotImplementedError(
+            f"Layer {type(layer).__name__} has arguments {extra} in "
+            "`__init__()` and therefore must override `get_config()` to "
+            "return them: `config = super().get_config(); "
+            "config.update({...}); return config`."
+        )
+
+
+def batch_input_shape(kwargs, owner):
+    """The ``batch_input_shape`` a Sequential model reads from its first
+    layer's ``input_shape``/``input_dim``/``batch_input_shape``/``batch_size``.
+
+    >>> batch_input_shape({"input_dim": 3, "batch_size": 8}, "Dense")
+    (8, 3)
+    """
+    if "batch_input_shape" in kwargs:
+        return tuple(kwargs["batch_input_shape"])
+    if kwargs.get("input_shape") is None and "input_dim" not in kwargs:
+        return None
+    shape = kwargs.get("input_shape")
+    if shape is None:
+        shape = (kwargs["input_dim"],)
+    shape = validation.check_shape(shape, "input_shape", owner=owner)  # an int: one axis
+    return (kwargs.get("batch_size"),) + tuple(shape)
+
+
+def weight_arguments(args, shape, name):
+    """``(shape, name)`` of ``add_weight(*args, shape=, name=)``: a first
+    positional argument is the name if it is a string (Keras 2's order), else
+    the shape (Keras 3's).
+
+    >>> weight_arguments(("kernel", (3, 2)), None, None)
+    ((3, 2), 'kernel')
+    """
+    for arg in args:
+        if isinstance(arg, str) and name is None:
+            name = arg
+        elif shape is None:
+            shape = arg
+        else:
+            raise TypeError(
+                f"Too many positional arguments to `add_weight`: {args}. "
+                "Pass `shape`, `initializer`, ... as keyword arguments."
+            )
+    return shape, name
+
+
+def populate_mask(layer, inputs, rest, kwargs):
+    """Give ``call(..., mask=)`` the mask attached to the inputs (if the
+    inputs are its only tensors and no mask was passed); return the mask the
+    outputs' mask is computed from, and whether it was filled in.
+
+    >>> import numpy as np
+    >>> from kerasmini.layers import Masking
+    >>> x = Masking()(np.array([[[1.0], [0.0]]]))
+    >>> kwargs = {}
+    >>> populate_mask(Masking(), x, (), kwargs)
+    (array([[ True, False]]), False)
+    """
+    masks = map_structure(get_keras_mask, inputs)
+    found = any(m is not None for m in flatten(masks))
+    others = [x for x in flatten([rest, kwargs]) if is_tensor(x) or is_keras_tensor(x)]
+    filled = (found and layer._call_has_mask_arg and not others
+              and kwargs.get("mask") is None)
+    if filled:
+        kwargs["mask"] = masks
+    if kwargs.get("mask") is not None:
+        return kwargs["mask"], filled
+    return masks, filled
+
+
+def set_mask_metadata(layer, inputs, outputs, previous_mask):
+    """Attach ``layer.compute_mask``'s result to the outputs as
+    ``_keras_mask`` (symbolic outputs get a symbolic mask); a layer that does
+    not support masking drops the mask, with Keras 3's warning.
+
+    >>> import numpy as np
+    >>> from kerasmini.layers import Activation
+    >>> outputs = np.ones((1, 2, 1))
+    >>> set_mask_metadata(Activation("relu"), None, outputs, np.array([[True, False]]))
+    >>> get_keras_mask(outputs)
+    array([[ True, False]])
+    """
+    if not layer.supports_masking:
+        if any(m is not None for m in flatten(previous_mask)):
+            warnings.warn(
+                f"Layer '{layer.name}' (of type {type(layer).__name__}) was "
+                "passed an input with a mask attached to it. However, this "
+                "layer does not support masking and will therefore destroy "
+                "the mask information. Downstream layers will not see the "
+                "mask.", stacklevel=3)
+        return
+    flat = flatten(outputs)
+    if all(get_keras_mask(x) is not None for x in flat):
+        return  # `call` attached its own masks
+    with symbolic_scope():  # mask ops on KerasTensors record no Node
+        masks = layer.compute_mask(inputs, previous_mask)
+    if masks is None:
+        return
+    for tensor, mask in zip(flat, flatten(masks)):
+        if mask is not None and get_keras_mask(tensor) is None:
+            set_keras_mask(tensor, mask)

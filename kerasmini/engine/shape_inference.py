@@ -2,11 +2,14 @@
 
 ``build`` receives shape tuples, and a symbolic call must say what shape
 and dtype a layer returns before any data exists. A layer that overrides
-``compute_output_shape`` answers directly; for the others,
-:func:`infer_by_dry_run` runs ``call`` on arrays of zeros, trying every
-unknown dimension as 83 and as 89 and marking as unknown (``None``) each
-output dimension that differs, which is what Keras 3's NumPy backend does.
-The dry run records nothing: no tape, no graph, no node.
+``compute_output_shape`` answers directly (:func:`spec_from_output_shape`);
+for the others, :func:`symbolic_call_spec` runs ``call`` on the KerasTensors
+themselves, where every ``keras.ops`` op answers with a shape. Only a
+``call`` written with something else (NumPy itself) falls back to
+:func:`infer_by_dry_run`: ``call`` on arrays of zeros, trying every unknown
+dimension as 83 and as 89 and marking as unknown (``None``) each output
+dimension that differs, which is what Keras 3's NumPy backend does. The dry
+run records nothing: no tape, no graph, no node.
 
 >>> from kerasmini.layers import Dense
 >>> from kerasmini.backend.keras_tensor import KerasTensor
@@ -18,9 +21,11 @@ The dry run records nothing: no tape, no graph, no node.
 
 import numpy as np
 
+from kerasmini.backend.config import DRY_RUN_SIZES
 from kerasmini.backend.core import STATE
 from kerasmini.backend.keras_tensor import KerasTensor, is_keras_tensor
 from kerasmini.backend.naming import name_scope
+from kerasmini.ops.operation import symbolic_scope
 from kerasmini.tree import flatten, map_shape_structure, map_structure, pack_sequence_as
 
 
@@ -56,7 +61,7 @@ def infer_by_dry_run(layer, args, kwargs):
     structure = [args, kwargs]
     has_unknown = any(None in kt.shape for kt in flatten(structure) if is_keras_tensor(kt))
     results = []
-    for fill in (83, 89) if has_unknown else (83,):
+    for fill in DRY_RUN_SIZES if has_unknown else DRY_RUN_SIZES[:1]:
         concrete = map_structure(
             lambda x, f=fill: _zeros_for(x, f) if is_keras_tensor(x) else x, structure)
         saved_tapes, STATE.tapes = STATE.tapes, []
@@ -93,6 +98,44 @@ def infer_by_dry_run(layer, args, kwargs):
                     shape[axis] = None
         specs.append(KerasTensor(tuple(shape), first.dtype.name))
     return pack_sequence_as(results[0], specs)
+
+
+def spec_from_output_shape(layer, inputs):
+    """The output KerasTensor(s) of ``layer`` from its own
+    ``compute_output_shape`` (dtype: the layer's, or the input's if it does
+    not autocast).
+
+    >>> from kerasmini.layers import Dense
+    >>> spec_from_output_shape(Dense(3), KerasTensor((None, 4))).shape
+    (None, 3)
+    """
+    out = layer.compute_output_shape(map_structure(lambda kt: kt.shape, inputs))
+    dtype = layer.dtype if layer.autocast else flatten(inputs)[0].dtype
+    if isinstance(out, tuple) and all(d is None or isinstance(d, int) for d in out):
+        return KerasTensor(out, dtype)
+    return map_shape_structure(lambda s: KerasTensor(s, dtype), out)
+
+
+def symbolic_call_spec(layer, args, kwargs):
+    """Run ``layer.call`` on the KerasTensors themselves: every ``keras.ops``
+    op answers with a shape and computes nothing (Keras 3 does this through
+    its backend). A ``call`` that uses something else (NumPy itself) is
+    dry-run on zeros instead (:func:`infer_by_dry_run`).
+
+    >>> from kerasmini.layers import Dense
+    >>> dense = Dense(3); dense.build((None, 4))
+    >>> symbolic_call_spec(dense, (KerasTensor((None, 4)),), {}).shape
+    (None, 3)
+    """
+    try:
+        with symbolic_scope(), name_scope(layer.name, caller=layer):
+            outputs = layer.call(*args, **kwargs)
+        if outputs is not None and all(is_keras_tensor(x) for x in flatten(outputs)):
+            # fresh tensors: `call` may return an input itself (identity)
+            return map_structure(lambda t: KerasTensor(t.shape, t.dtype), outputs)
+    except Exception:  # noqa: BLE001 (anything: the dry run decides)
+        pass
+    return infer_by_dry_run(layer, args, kwargs)
 
 
 def dry_run(layer, input_shape, dtype):

@@ -27,8 +27,10 @@ import contextlib
 
 from kerasmini.api_export import keras_export
 from kerasmini.backend.keras_tensor import any_symbolic
+from kerasmini.backend.masking import get_keras_mask
 from kerasmini.backend.naming import auto_name
 from kerasmini.ops.node import Node
+from kerasmini.tree import map_structure
 
 _SYMBOLIC_SCOPES = []
 
@@ -122,6 +124,60 @@ class Operation:
             f"Could not infer the output shape / dtype of '{self.name}' (of type "
             f"{type(self).__name__}): implement `compute_output_spec()`."
         )
+
+    # -------------------------------------------------- the calls on symbols
+    def _get_node_attribute_at_index(self, node_index, attr, attr_name):
+        if not self._inbound_nodes:
+            raise AttributeError(
+                f"The layer {self.name} has never been called and thus has no "
+                f"defined {attr_name}."
+            )
+        if node_index >= len(self._inbound_nodes):
+            raise ValueError(
+                f"Asked to get {attr_name} at node {node_index}, but the layer has "
+                f"only {len(self._inbound_nodes)} inbound nodes."
+            )
+        values = getattr(self._inbound_nodes[node_index], attr)
+        return values[0] if len(values) == 1 else values
+
+    def get_input_at(self, node_index):
+        """The input tensor(s) of the call recorded as node ``node_index``
+        (Keras 2's name; Keras 3 keeps only :attr:`input`)."""
+        return self._get_node_attribute_at_index(node_index, "input_tensors", "input")
+
+    def get_output_at(self, node_index):
+        """The output tensor(s) of the call recorded as node ``node_index``."""
+        return self._get_node_attribute_at_index(node_index, "output_tensors",
+                                                 "output")
+
+    @property
+    def input(self):
+        """The symbolic input of the first call."""
+        return self.get_input_at(0)
+
+    @property
+    def output(self):
+        """The symbolic output of the first call."""
+        return self.get_output_at(0)
+
+    # Keras 2's names for what the first call's node holds
+    @property
+    def input_shape(self):
+        return map_structure(lambda kt: kt.shape, self.input)
+
+    @property
+    def output_shape(self):
+        return map_structure(lambda kt: kt.shape, self.output)
+
+    @property
+    def input_mask(self):
+        """The mask of :attr:`input` (``None`` if it has none)."""
+        return map_structure(get_keras_mask, self.input)
+
+    @property
+    def output_mask(self):
+        """The mask of :attr:`output` (``None`` if it has none)."""
+        return map_structure(get_keras_mask, self.output)
 
     def get_config(self):
         """The constructor arguments (the name, for a plain operation)."""

@@ -35,6 +35,7 @@ import tempfile
 import warnings
 import zipfile
 
+from kerasmini.backend.config import DRY_RUN_SIZES
 from kerasmini.backend.naming import to_snake_case
 from kerasmini.saving.serialization import (
     deserialize_keras_object,
@@ -412,6 +413,7 @@ def _parse_json(data, name):
 def _check_config_shapes(config):
     """Refuse input/build shapes whose zero-filled batch would be absurdly
     large (layers infer shapes by dry runs on such batches)."""
+    probe = max(DRY_RUN_SIZES)  # what a dry run puts in an unknown dimension
     stack = [config]
     while stack:
         node = stack.pop()
@@ -422,7 +424,7 @@ def _check_config_shapes(config):
                             d is None or isinstance(d, int) for d in value):
                     size = 4
                     for d in value:
-                        size *= 89 if d is None else max(int(d), 0)
+                        size *= probe if d is None else max(int(d), 0)
                     if size > MAX_INPUT_BYTES:
                         raise ValueError(f"the config declares an absurd shape "
                                          f"{key}={value}")
