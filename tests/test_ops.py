@@ -16,6 +16,20 @@ P = np.abs(A) + 0.5  # positive, for log and sqrt
 V = RNG.normal(size=(3,)).astype("float32")
 IMG = RNG.normal(size=(2, 6, 6, 3)).astype("float32")
 KER = RNG.normal(size=(3, 3, 3, 4)).astype("float32")
+KER_T = RNG.normal(size=(3, 3, 5, 3)).astype("float32")  # (kh, kw, out, in)
+
+
+def _conv_transpose_reference(x, kernel, stride):
+    """Every input pixel adds ``kernel @ pixel`` to its window of the output
+    ("valid" padding): the transpose of a strided convolution."""
+    n, h, w, _ = x.shape
+    kh, kw, out_channels, _ = kernel.shape
+    out = np.zeros((n, (h - 1) * stride + kh, (w - 1) * stride + kw, out_channels))
+    for i in range(h):
+        for j in range(w):
+            out[:, i * stride:i * stride + kh, j * stride:j * stride + kw] += \
+                np.einsum("nc,hwoc->nhwo", x[:, i, j], kernel)
+    return out
 
 # name, call, the NumPy reference (None: only compare shapes and dtypes)
 CASES = [
@@ -111,6 +125,10 @@ CASES = [
     ("stop_gradient", lambda o: o.stop_gradient(A), lambda: A),
     ("conv", lambda o: o.conv(IMG, KER), None),
     ("conv_same_strided", lambda o: o.conv(IMG, KER, strides=2, padding="same"),
+     None),
+    ("conv_transpose", lambda o: o.conv_transpose(IMG, KER_T, strides=2),
+     lambda: _conv_transpose_reference(IMG, KER_T, 2)),
+    ("conv_transpose_same", lambda o: o.conv_transpose(IMG, KER_T, padding="same"),
      None),
     ("max_pool", lambda o: o.max_pool(IMG, 2), lambda: IMG.reshape(
         2, 3, 2, 3, 2, 3).max(axis=(2, 4))),
@@ -296,3 +314,19 @@ def test_conversions():
         ops.convert_to_numpy(KerasTensor((1,)))
     with pytest.raises(ValueError, match="sparse and ragged"):
         ops.convert_to_tensor([1.0], sparse=True)
+
+
+def test_conv_transpose_refuses_inputs_that_are_not_images():
+    with pytest.raises(ValueError, match="ops.conv_transpose supports 2D"):
+        ops.conv_transpose(np.ones((2, 6, 3)), KER_T)
+
+
+def test_sparse_categorical_crossentropy_checks_its_labels():
+    # the op checks the labels itself (a recorded check: every batch of a
+    # traced fit), so a loss built on it needs no check of its own
+    probs = np.full((2, 3), 1 / 3, dtype="float32")
+    with pytest.raises(ValueError, match=r"labels `y_true`.*must be integers in "
+                                         r"\[0, 3\)\. Received: 5"):
+        ops.sparse_categorical_crossentropy(np.array([0, 5]), probs)
+    with pytest.raises(ValueError, match=r"Received: -1"):
+        ops.sparse_categorical_crossentropy(np.array([-1, 0]), probs)

@@ -1,7 +1,13 @@
-"""The engine: the classes every model is made of.
+"""The engine: the layer floor, what every layer and model is made of.
 
-``module.py`` (Module) -> ``base_layer.py`` (Layer) -> ``training.py`` (Model)
--> ``functional.py`` (Functional) -> ``sequential.py`` (Sequential), plus the
-pieces they share: ``input_spec.py``, ``keras_tensor.py``, ``node.py``,
-``input_layer.py`` and ``call_context.py``.
+``module.py`` (``Module``, Keras 2's ``tf.Module`` root) and
+``base_layer.py`` (``Layer``, a ``Module`` and a Keras 3
+:class:`~kerasmini.ops.operation.Operation`), with the pieces ``Layer``
+uses: ``base_layer_utils.py`` (its small helpers), ``call_context.py`` (the
+``training`` flag an outer call passes down), ``input_spec.py``
+(``InputSpec`` and the input check of ``__call__``), ``shape_inference.py``
+(output shapes without data) and ``input_layer.py`` (``InputLayer`` and
+``Input``). The symbolic graph sits below (``KerasTensor`` in
+:mod:`kerasmini.backend.keras_tensor`, ``Node`` and ``Operation`` in
+:mod:`kerasmini.ops`); the models above (:mod:`kerasmini.models`).
 """

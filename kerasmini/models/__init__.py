@@ -1,5 +1,11 @@
-"""``kerasmini.models``: the model classes under their Keras path, plus
-``clone_model`` and ``model_from_json``.
+"""``kerasmini.models``: the model floor, as Keras 3's ``keras/src/models/``.
+
+``model.py`` (``Model``, a ``Layer`` and a
+:class:`~kerasmini.trainers.trainer.Trainer`), ``functional.py``
+(``Functional``: a model that is a graph of layer calls), ``sequential.py``
+(``Sequential``: a stack of layers, a ``Functional`` here as in Keras 2) and
+``cloning.py`` (``clone_model``); ``model_from_json``, ``load_model`` and
+``save_model`` come from :mod:`kerasmini.saving`.
 
 >>> from kerasmini import models
 >>> models.Sequential.__mro__[1].__name__
