@@ -1,4 +1,4 @@
-"""The checks every layer owes (CONTRIBUTING.md, "Add a layer"), in one place.
+"""The checks every layer owes (CONTRIBUTING.md, "Add a layer", step 5), in one place.
 
 ``check_layer(make, inputs, tmp_path)`` builds ``make()`` on ``inputs`` (an
 array or a list of arrays) and asserts: the symbolic shape on ``keras.Input``

@@ -1,6 +1,6 @@
 """The chapters' exercise cells in nbgrader's format: convert them, or check them.
 
-Every exercise is six consecutive cells (CONTRIBUTING.md, "Add an exercise"):
+Every exercise is six consecutive cells (CONTRIBUTING.md, "Add a chapter", step 3):
 
 1. markdown ````{exercise} Title```` with ``:label: chNN-slug`` and the task;
 2. code, tag ``check``: defines ``check_slug(...)``; nbgrader: locked, not graded;

@@ -96,17 +96,17 @@ def _module_names():
     return _NAMES
 
 
-def _facade_targets(package, seen=None):
+def _facade_targets(package, modules, seen=None):
     """The modules a package's ``__init__`` imports (through nested packages):
     what ``from kerasmini import ops`` really loads."""
     seen = set() if seen is None else seen
     found = set()
-    for target, _ in imports_of(list_modules()[package]):
-        if target in seen or target == package or target not in _module_names():
+    for target, _ in imports_of(modules[package]):
+        if target in seen or target == package or target not in modules:
             continue
         seen.add(target)
-        if list_modules()[target].name == "__init__.py":
-            found |= _facade_targets(target, seen)
+        if modules[target].name == "__init__.py":
+            found |= _facade_targets(target, modules, seen)
         else:
             found.add(target)
     return found
@@ -127,8 +127,9 @@ def import_graph(include_lazy: bool = True) -> dict[str, set[str]]:
     >>> "kerasmini.ops.numpy" in graph["kerasmini.losses"]  # from kerasmini import ops
     True
     """
+    modules = list_modules()
     graph = collections.defaultdict(set)
-    for module, path in list_modules().items():
+    for module, path in modules.items():
         if path.name == "__init__.py":
             continue
         graph[module]
@@ -136,10 +137,10 @@ def import_graph(include_lazy: bool = True) -> dict[str, set[str]]:
             if lazy and not include_lazy:
                 continue
             if not target.startswith("kerasmini.") or target == module \
-                    or target not in _module_names():
+                    or target not in modules:
                 continue
-            if list_modules()[target].name == "__init__.py":
-                graph[module] |= _facade_targets(target) - {module}
+            if modules[target].name == "__init__.py":
+                graph[module] |= _facade_targets(target, modules) - {module}
             else:
                 graph[module].add(target)
     return dict(graph)
