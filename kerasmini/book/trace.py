@@ -17,17 +17,20 @@ call of a ``Dense`` layer, abridged)::
               Variable.__init__
       ...
       Layer._call_layer
-        Dense.call
+        Operation.__call__
+          Dense.call
 
 (that is ``t.tree(locations=False)``; ``print(t)`` also gives each
 function's ``file:line``).
 
 What is recorded (the default filter):
 
-* functions of ``kerasmini.engine`` and ``kerasmini.layers`` (the classes
-  the book reads);
-* from the backend only ``Variable.__init__`` and ``name_scope.__enter__``,
-  so that ``add_weight -> Variable`` shows without every NumPy op;
+* functions of ``kerasmini.engine``, ``kerasmini.layers`` and
+  ``kerasmini.models`` (the classes the book reads), and
+  ``Operation.__call__``, through which a layer calls ``call``;
+* from the backend only ``Variable.__init__``, ``name_scope.__enter__`` and
+  the check of ``__call__``'s step 2, so that ``add_weight -> Variable``
+  shows without every NumPy op;
 * methods of your own subclasses (a ``SimpleDense`` typed in a notebook):
   any function whose ``self`` is a kerasmini ``Module``;
 
@@ -60,6 +63,9 @@ from kerasmini.utils.plot import FILL_LAYER, FILL_MODEL, new_digraph
 DEFAULT_INCLUDE = (
     "kerasmini.engine",
     "kerasmini.layers",
+    "kerasmini.models",
+    "kerasmini.ops.operation:Operation.__call__",
+    "kerasmini.backend.validation:check_positional_args",
     "kerasmini.backend.variables:Variable.__init__",
     "kerasmini.backend.naming:name_scope.__enter__",
 )
@@ -353,7 +359,7 @@ def trace(include=None, max_depth=None, exclude=None) -> Trace:
     >>> import numpy as np
     >>> from kerasmini.layers import Dense
     >>> layer = Dense(2)
-    >>> with trace(max_depth=3) as t:
+    >>> with trace(max_depth=4) as t:
     ...     _ = layer(np.ones((1, 3)))
     >>> [f.qualname for f in t.frames if f.depth == 0]
     ['Layer.__call__']
