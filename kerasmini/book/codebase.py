@@ -220,5 +220,48 @@ def floor_graph() -> dict[str, set[str]]:
     return dict(floors)
 
 
-__all__ = ["find_cycles", "floor_graph", "floor_of", "group_of", "import_graph",
-           "imports_inside_functions", "imports_of", "list_modules"]
+def floor_levels(graph: dict[str, set[str]] | None = None) -> list[list[str]]:
+    """The floors bottom up: each folder stands one level above the highest
+    folder it imports (the ground floor imports nothing).
+
+    >>> floor_levels()[:2]
+    [['api_export', 'tree'], ['backend', 'datasets', 'utils']]
+    """
+    graph = floor_graph() if graph is None else graph
+    level = {}
+
+    def height(floor):
+        if floor not in level:
+            level[floor] = 1 + max((height(t) for t in graph[floor]), default=-1)
+        return level[floor]
+
+    for floor in graph:
+        height(floor)
+    return [sorted(f for f in graph if level[f] == n)
+            for n in range(max(level.values()) + 1)]
+
+
+def without_shortcuts(graph: dict[str, set[str]]) -> dict[str, set[str]]:
+    """The arrows of an acyclic graph that no longer path already implies (its
+    transitive reduction): what a drawing needs to stay readable.
+
+    >>> without_shortcuts({"a": {"b", "c"}, "b": {"c"}, "c": set()})
+    {'a': {'b'}, 'b': {'c'}, 'c': set()}
+    """
+    def reachable(start):
+        seen, stack = set(), list(graph[start])
+        while stack:
+            node = stack.pop()
+            if node not in seen:
+                seen.add(node)
+                stack.extend(graph[node])
+        return seen
+
+    return {node: {t for t in targets
+                   if not any(t in reachable(other) for other in targets - {t})}
+            for node, targets in graph.items()}
+
+
+__all__ = ["find_cycles", "floor_graph", "floor_levels", "floor_of", "group_of",
+           "import_graph", "imports_inside_functions", "imports_of", "list_modules",
+           "without_shortcuts"]
