@@ -26,8 +26,9 @@ function's ``file:line``).
 What is recorded (the default filter):
 
 * functions of ``kerasmini.engine``, ``kerasmini.layers`` and
-  ``kerasmini.models`` (the classes the book reads), and
-  ``Operation.__call__``, through which a layer calls ``call``;
+  ``kerasmini.models`` (the classes the book reads), ``Operation.__call__``
+  (through which a layer calls ``call``) and the constructors of ``Node``
+  and ``KerasTensor``;
 * from the backend only ``Variable.__init__``, ``name_scope.__enter__`` and
   the check of ``__call__``'s step 2, so that ``add_weight -> Variable``
   shows without every NumPy op;
@@ -65,6 +66,8 @@ DEFAULT_INCLUDE = (
     "kerasmini.layers",
     "kerasmini.models",
     "kerasmini.ops.operation:Operation.__call__",
+    "kerasmini.ops.node:Node.__init__",
+    "kerasmini.backend.keras_tensor:KerasTensor.__init__",
     "kerasmini.backend.validation:check_positional_args",
     "kerasmini.backend.variables:Variable.__init__",
     "kerasmini.backend.naming:name_scope.__enter__",

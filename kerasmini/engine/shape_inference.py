@@ -130,7 +130,8 @@ def symbolic_call_spec(layer, args, kwargs):
     try:
         with symbolic_scope(), name_scope(layer.name, caller=layer):
             outputs = layer.call(*args, **kwargs)
-        if outputs is not None and all(is_keras_tensor(x) for x in flatten(outputs)):
+        if outputs is not None and all(
+                is_keras_tensor(x) for x in flatten(outputs)):
             # fresh tensors: `call` may return an input itself (identity)
             return map_structure(lambda t: KerasTensor(t.shape, t.dtype), outputs)
     except Exception:  # noqa: BLE001 (anything: the dry run decides)
