@@ -58,7 +58,7 @@ from kerasmini.backend.numpy import (
     where,
     zeros_like,
 )
-from kerasmini.backend.numpy import abs as _abs
+from kerasmini.backend.numpy import abs as absolute
 from kerasmini.backend.numpy import sum as _sum
 from kerasmini.backend.validation import check_padding as _padding_mode
 from kerasmini.backend.validation import check_pair as _pair
@@ -210,7 +210,7 @@ def binary_crossentropy(target, output, from_logits=False):
         output, from_logits = cached_logits(output), True
     if from_logits:
         return add(subtract(relu(output), multiply(output, target)),
-                   softplus(negative(_abs(output))))
+                   softplus(negative(absolute(output))))
     eps = config.epsilon()
     p = clip(output, eps, 1.0 - eps)
     return negative(add(multiply(target, log(p)),
