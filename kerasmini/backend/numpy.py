@@ -255,8 +255,9 @@ max = _prim("max", lambda x, axis=None, keepdims=False: np.max(  # noqa: A001
     x, axis=axis, keepdims=keepdims), _extremum_grad)
 min = _prim("min", lambda x, axis=None, keepdims=False: np.min(  # noqa: A001
     x, axis=axis, keepdims=keepdims), _extremum_grad)
-argmax = _prim("argmax", lambda x, axis=-1: np.argmax(x, axis=axis))
-argmin = _prim("argmin", lambda x, axis=-1: np.argmin(x, axis=axis))
+# int32 indices, as Keras returns them (one step: no cast after it)
+argmax = _prim("argmax", lambda x, axis=-1: np.argmax(x, axis=axis).astype("int32"))
+argmin = _prim("argmin", lambda x, axis=-1: np.argmin(x, axis=axis).astype("int32"))
 
 
 def _logsumexp(x, axis=None, keepdims=False):
