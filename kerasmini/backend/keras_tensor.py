@@ -12,7 +12,6 @@ the graph back from outputs to inputs.
 <KerasTensor shape=(None, 5), dtype=float32, name=x>
 """
 
-from kerasmini import tree
 from kerasmini.api_export import keras_export
 from kerasmini.backend import config
 from kerasmini.backend.naming import auto_name
@@ -79,9 +78,20 @@ def is_keras_tensor(x) -> bool:
 
 
 def any_symbolic(*structures) -> bool:
-    """Whether any leaf of ``structures`` is a KerasTensor.
+    """Whether any leaf of ``structures`` is a KerasTensor: the question every
+    op and layer asks first (symbols in: a spec out; values in: compute). It
+    stops at the first KerasTensor it meets.
 
-    >>> any_symbolic([1, KerasTensor((1,))])
-    True
+    >>> any_symbolic([1, KerasTensor((1,))]), any_symbolic((1.0,), {"axis": -1})
+    (True, False)
     """
-    return any(is_keras_tensor(leaf) for s in structures for leaf in tree.flatten(s))
+    stack = list(structures)
+    while stack:
+        item = stack.pop()
+        if isinstance(item, KerasTensor):
+            return True
+        if isinstance(item, dict):  # the containers of kerasmini.tree
+            stack.extend(item.values())
+        elif isinstance(item, (list, tuple)):
+            stack.extend(item)
+    return False
