@@ -5,7 +5,9 @@ shape and dtype, returns new KerasTensors, and records the call in a
 :class:`~kerasmini.ops.node.Node`. Each KerasTensor remembers where it came
 from in ``_keras_history = KerasHistory(layer, node_index, tensor_index)``,
 which is all :class:`~kerasmini.models.functional.Functional` needs to walk
-the graph back from outputs to inputs.
+the graph back from outputs to inputs. It lives in the backend, as in Keras 3
+(``keras/src/backend/common/keras_tensor.py``): the ops above answer it with
+shapes, and ``kerasmini.ops`` gives it its operators (``x + y``, ``x @ w``).
 
 >>> x = KerasTensor((None, 5), name="x")
 >>> x

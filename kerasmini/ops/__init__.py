@@ -8,8 +8,11 @@ is then recorded on any open ``GradientTape`` and in a graph traced by
 anything, recording a :class:`~kerasmini.ops.node.Node` so that ops can
 sit between layers in a functional model. The modules follow Keras 3's
 ``keras/src/ops/``: :mod:`~kerasmini.ops.numpy` (NumPy-like),
-:mod:`~kerasmini.ops.nn`, :mod:`~kerasmini.ops.core`; ``Operation`` is in
-:mod:`~kerasmini.ops.operation`.
+:mod:`~kerasmini.ops.nn`, :mod:`~kerasmini.ops.core`; the symbolic graph
+beside them: ``Operation`` (the base of every op and of ``Layer``) in
+:mod:`~kerasmini.ops.operation`, ``Node`` in :mod:`~kerasmini.ops.node`.
+kerasmini's own layers, losses, activations, metrics and optimizers are
+written with these functions, as Keras 3's are with ``keras.ops``.
 
 >>> import kerasmini as keras
 >>> x = keras.Input((3,))
