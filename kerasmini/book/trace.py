@@ -79,7 +79,7 @@ DEFAULT_EXCLUDE = frozenset({
     "is_keras_tensor", "_leaves",
     # bookkeeping that says nothing about the mechanism
     "__setattr__", "__repr__", "__hash__", "__eq__", "__len__",
-    "_dedup", "_direct_sublayers", "_is_numeric_like", "_is_variable",
+    "_dedup", "direct_sublayers", "_is_numeric_like", "_is_variable",
     "_shape_of", "_zeros_for", "is_shape_tuple",
     "map_shape_structure", "to_shape", "_as_shape_structure",
     "_check_super_called",

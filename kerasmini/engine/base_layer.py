@@ -40,12 +40,12 @@ from kerasmini.backend.naming import auto_name, name_scope
 from kerasmini.backend.variables import Variable
 from kerasmini.engine import call_context
 from kerasmini.engine.base_layer_utils import (
-    _NOT_SUBLAYERS,
     _build_wrapper,
     _dedup,
     batch_input_shape,
     call_arguments,
     check_get_config,
+    direct_sublayers,
     populate_mask,
     set_mask_metadata,
     weight_arguments,
@@ -152,7 +152,7 @@ class Layer(Module, Operation):
             if layer is not self or include_self:
                 yield layer
             if layer is self or recursive:
-                stack.extend(reversed(_direct_sublayers(layer)))
+                stack.extend(reversed(direct_sublayers(layer, Layer)))
 
     @property
     def _layers(self):
@@ -591,9 +591,3 @@ class Layer(Module, Operation):
     def __repr__(self):
         return f"<{type(self).__name__} name={self.name}, built={self.built}>"
 
-
-def _direct_sublayers(layer):
-    return [
-        leaf for key, value in vars(layer).items() if key not in _NOT_SUBLAYERS
-        for leaf in flatten(value) if isinstance(leaf, Layer)
-    ]

@@ -29,6 +29,19 @@ _NOT_SUBLAYERS = frozenset({"_inbound_nodes", "_outbound_nodes", "_keras_history
                             "_input_coordinates", "_output_coordinates"})
 
 
+def direct_sublayers(layer, layer_class):
+    """The layers held by ``layer``'s attributes (in lists, tuples and dicts
+    too), in the order the attributes were set; not its graph records.
+
+    >>> from kerasmini.layers import Dense, Layer
+    >>> block = Layer(); block.parts = [Dense(1, name="a"), Dense(1, name="b")]
+    >>> [sub.name for sub in direct_sublayers(block, Layer)]
+    ['a', 'b']
+    """
+    return [leaf for key, value in vars(layer).items() if key not in _NOT_SUBLAYERS
+            for leaf in flatten(value) if isinstance(leaf, layer_class)]
+
+
 def _extra_init_args(cls):
     """``__init__`` parameters beyond the base layer's, for the error telling
     the author to write ``get_config``."""
