@@ -8,7 +8,7 @@ decay and constraints. A subclass writes only ``build`` (its slots) and
 ``update_step(gradient, variable, learning_rate)`` (its formula), as in
 Keras 3's ``keras/src/optimizers/base_optimizer.py``.
 
-Every update is written with backend ops and ``Variable.assign*``, so inside
+Every update is written with ``kerasmini.ops`` and ``Variable.assign*``, so inside
 :func:`kerasmini.function` (as in ``fit``) the whole update is traced once and
 replayed; the learning rate is read from its variable at replay time, so a
 callback that changes it is seen by the next batch.
