@@ -58,7 +58,7 @@ def test_graph_and_eager_fit_give_the_same_weights():
 
 def test_graph_fit_losses_match_eager_over_many_steps_in_float32():
     # the optimised graph step (fused crossentropy from the logits, reused
-    # softmax, in-place Adam, compiled replay) against run_eagerly, 50 steps
+    # softmax, Adam's fused kernel, compiled replay) against run_eagerly, 50 steps
     histories = []
     for eager in (False, True):
         keras.backend.clear_session()
