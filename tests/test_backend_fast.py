@@ -287,3 +287,22 @@ def test_graph_and_eager_fit_with_adam_give_the_same_weights():
         weights.append(model.get_weights())
     for graph_w, eager_w in zip(*weights):
         np.testing.assert_allclose(graph_w, eager_w, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "int64", "bool"])
+@pytest.mark.parametrize("axis, keepdims", [(None, False), (0, False), (1, True),
+                                            ((0, 2), False), (-1, False)])
+def test_the_faster_mean_gives_the_taught_numbers(dtype, axis, keepdims):
+    rng = np.random.default_rng(5)
+    x = (rng.normal(size=(7, 5, 3)) * 100).astype(dtype)
+    taught = ops.mean.forward(x, axis=axis, keepdims=keepdims)
+    faster = kernels.mean(x, axis=axis, keepdims=keepdims)
+    assert isinstance(faster, np.ndarray)
+    assert (faster.dtype, faster.shape) == (taught.dtype, taught.shape)
+    np.testing.assert_array_equal(faster, taught)
+
+
+def test_the_faster_mean_of_nothing_is_the_taught_nan():
+    with np.errstate(invalid="ignore"), pytest.warns(RuntimeWarning):
+        value = kernels.mean(np.zeros((0, 3), "float32"), axis=0)
+    assert value.shape == (3,) and np.isnan(value).all()

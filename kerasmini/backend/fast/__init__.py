@@ -8,7 +8,7 @@ one seam: the compiler that turns a traced graph into Python
 (:mod:`~kerasmini.backend.fast.kernels`): fused kernels for regions the
 traced code marked as fusible (Adam's update of every variable in one
 in-place, cache-blocked call) and faster twins of single primitives (the
-label check). Eager code never runs them.
+label check, ``mean``). Eager code never runs them.
 
 This is tinygrad's ``fused=`` idea (an optimizer's formula run as one kernel
 over all its parameters) placed at the compiler: the optimizer's
@@ -17,5 +17,5 @@ kernel in its place.
 
 >>> from kerasmini.backend.fast import codegen, kernels
 >>> sorted(f.__name__ for f in kernels.FASTER.values())
-['checked_indices']
+['checked_indices', 'mean']
 """

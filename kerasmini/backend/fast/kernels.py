@@ -10,7 +10,7 @@ steps they stand for, in two ways:
   with :func:`kerasmini.backend.graph.fusible` (Adam's loop of
   ``update_step`` calls becomes one :func:`adam_update`);
 * a **faster twin** replaces the forward function of one primitive wherever
-  a step calls it (:data:`FASTER`: the label check).
+  a step calls it (:data:`FASTER`: the label check, ``mean``).
 
 Eager code and :meth:`Graph.replay <kerasmini.backend.graph.Graph.replay>`
 run the taught version; ``tests/test_backend_fast.py`` checks that both give
@@ -25,7 +25,7 @@ import math
 
 import numpy as np
 
-from kerasmini.backend import checks
+from kerasmini.backend import checks, ops
 
 Fused = collections.namedtuple("Fused", "name kernel tensors params writes")
 Fused.__doc__ = """What traced code offers the compiler for a fusible region.
@@ -176,9 +176,30 @@ def checked_indices(x, size, what):
     checks.explain_bad_indices(x, size, what)
 
 
+# ------------------------------------------------------------------ mean
+def mean(x, axis=None, keepdims=False):
+    """``backend.ops.mean`` of a float32 or float64 array as one reduction
+    and one division (``ndarray.mean`` checks its arguments in Python first:
+    about 1 us instead of 3 for a batch of losses). The same numbers: NumPy
+    divides the same sum by the count in float64 and rounds, which gives the
+    correctly rounded quotient a float32 division gives. Other dtypes, and
+    empty arrays, take the taught path.
+
+    >>> mean(np.array([[1.0, 2.0], [3.0, 5.0]], "float32"), axis=1)
+    array([1.5, 4. ], dtype=float32)
+    """
+    if x.dtype.type not in (np.float32, np.float64) or not x.size:
+        return ops.mean.forward(x, axis=axis, keepdims=keepdims)
+    total = np.add.reduce(x, axis=axis, keepdims=keepdims)
+    count = x.size // max(np.size(total), 1)
+    if count >= 1 << 24:  # not exact in float32: the taught path
+        return ops.mean.forward(x, axis=axis, keepdims=keepdims)
+    return np.asarray(total / count)
+
+
 # The forward function of a primitive -> its faster twin (same arguments).
-FASTER = {checks.checked_indices.forward: checked_indices}
+FASTER = {checks.checked_indices.forward: checked_indices, ops.mean.forward: mean}
 
 
 __all__ = ["BLOCK", "FASTER", "Fused", "adam", "adam_update",
-           "adam_update_variable", "checked_indices"]
+           "adam_update_variable", "checked_indices", "mean"]
