@@ -153,16 +153,33 @@ class Graph:
         step = (forward, ins, self._new_slot(), fused.name)
         self._region = _Region(step, {ins[i] for i in fused.writes},
                                start=len(self.template))
+        self._region.fused = fused
+        written = [fused.tensors[i] for i in fused.writes]
+        if all(getattr(t, "__kerasmini_variable__", False) for t in written):
+            self._region.before = [(t, t._value) for t in written]
 
     def close_region(self):
         """End the fusible region: nothing recorded inside it is reused or
-        read again after it, so the compiler may leave its steps out."""
+        read again after it, so the compiler may leave its steps out.
+
+        The traced call then takes the kernel's step too, as every compiled
+        replay will, so a step rounds the same way whether it was traced or
+        replayed (a model resumed from a file, which traces again, goes on
+        exactly as an uninterrupted one). The region's assigns stored new
+        arrays, so the variables' arrays from before it are untouched: they
+        are put back and the kernel runs on them.
+        """
         region, self._region = self._region, None
         region.slots = range(region.slots.start, len(self.template))
         self.regions.append(region)
         self._reads = {key: slot for key, slot in self._reads.items()
                        if slot < region.slots.start and slot not in region.writes}
         self._computed.clear()
+        if region.before is not None:
+            for variable, array in region.before:
+                variable._value = array
+            fused = region.fused
+            fused.kernel(*[value_of(t) for t in fused.tensors], **fused.params)
 
     def prune(self, output_slots):
         """Drop the steps no output and no stateful step depends on."""
@@ -224,6 +241,8 @@ class _Region:
         self.step = step
         self.writes = writes
         self.slots = range(start, start)
+        self.fused = None  # the Fused call
+        self.before = None  # (variable, its array before the region) pairs
 
 
 def _reuse_key(primitive, ins, params):
