@@ -315,13 +315,16 @@ def test_a_traced_step_rounds_as_its_replays_so_tracing_again_changes_nothing():
     # bits whether the function is traced once or again halfway
     rng = np.random.default_rng(7)
     grads = [rng.normal(size=(6, 4)).astype("float32") for _ in range(4)]
+    def traced_step(optimizer, w):
+        return function(lambda g: optimizer.apply_gradients([(g, w)]))
+
     results = []
     for retrace_at in (None, 2):
         w = Variable(np.ones((6, 4), "float32"), name="w")
         optimizer = Adam(learning_rate=0.01)
         for i, g in enumerate(grads):
             if i == 0 or i == retrace_at:
-                step = function(lambda g: optimizer.apply_gradients([(g, w)]))
+                step = traced_step(optimizer, w)
             step(g)
         results.append(w.numpy())
     np.testing.assert_array_equal(*results)
