@@ -36,6 +36,7 @@ import warnings
 import zipfile
 
 from kerasmini.backend.naming import to_snake_case
+from kerasmini.backend.variables import Variable
 from kerasmini.engine.base_layer import Layer
 from kerasmini.optimizers.optimizer import Optimizer
 from kerasmini.random.seed_generator import SeedGenerator
@@ -339,12 +340,36 @@ def load_state(model, store, skip_mismatch=False, include_optimizer=True):
     _visit(model, "", visit, set())
 
 
+def _unbuilt_variables(optimizer):
+    """The variables an optimizer has before ``build``: ``iterations`` and
+    the learning rate (unless a schedule or a callable gives it)."""
+    variables = [optimizer.iterations]
+    if isinstance(optimizer._learning_rate, Variable):
+        variables.append(optimizer._learning_rate)
+    return variables
+
+
 def _load_optimizer(optimizer, entry, model):
+    """Restore an optimizer's variables from ``entry``.
+
+    A model compiled but never trained is saved with an unbuilt optimizer:
+    the file holds only ``iterations`` and the learning rate, as Keras 3's
+    does. Loading builds the optimizer first (``compile_from_config``), so
+    the new one has its slots too; they are at their initial values, which
+    is what the saved optimizer would have created on its first step. So
+    the two saved variables are restored and the slots stay as they are.
+    (Keras 3 reaches the same state another way: its optimizer's
+    ``load_own_variables`` warns and skips when the counts differ, and the
+    learning rate comes back from the config.)
+    """
     if len(entry) == 0:
-        return  # saved before the first training step: nothing to restore
-    if not optimizer.built:
+        return  # a file without optimizer state: nothing to restore
+    if not optimizer.built and model.trainable_variables:
         optimizer.build(model.trainable_variables)
     variables = optimizer.variables
+    unbuilt = _unbuilt_variables(optimizer)
+    if len(entry) == len(unbuilt) < len(variables):
+        variables = unbuilt  # saved before its first step: no slots yet
     if len(entry) != len(variables):
         raise ValueError(
             f"Optimizer '{optimizer.name}' has {len(variables)} variables, but the "
