@@ -232,9 +232,19 @@ class EpochIterator:
                 f"batch_size={self.batch_size}, batches={self.num_batches}>")
 
 
-def _as_batch(batch, class_weight=None):
+def _as_batch(batch, class_weight=None, source="PyDataset"):
     """A batch from Python code as a tuple of arrays; ``class_weight`` turned
     into (or multiplied into) its sample weights."""
+    if isinstance(batch, (tuple, list)) and not 1 <= len(batch) <= 3:
+        # Keras 3's words for each source; a fourth item was dropped silently
+        received = f"a {type(batch).__name__} of {len(batch)} items"
+        if source == "PyDataset":
+            raise ValueError(
+                "PyDataset.__getitem__() must return a tuple or a dict. If a tuple, "
+                "it must be ordered either (input,) or (inputs, targets) or "
+                f"(inputs, targets, sample_weights). Received: {received}")
+        raise ValueError("Data is expected to be in format `x`, `(x,)`, `(x, y)`, "
+                         f"or `(x, y, sample_weight)`, found: {received}")
     batch = tuple(batch) if isinstance(batch, (tuple, list)) else (batch,)
     batch = tuple(fit_checks.data_leaves(part, name)
                   for part, name in zip(batch, ("x", "y", "sample_weight")))
@@ -273,6 +283,10 @@ class DatasetIterator:
         self.class_weight = class_weight
         self.shuffle = shuffle
         self.num_batches = len(dataset)
+        if self.num_batches == 0:  # Keras 3 fails later, on a batch of None
+            raise ValueError(
+                "A PyDataset must have at least one batch. Received: x of type "
+                f"{type(dataset).__name__}, with len(x)=0")
         if validation.check_int(steps_per_epoch, "steps_per_epoch", minimum=1,
                                 allow_none=True) is not None:
             self.num_batches = min(self.num_batches, steps_per_epoch)
@@ -304,6 +318,7 @@ class GeneratorIterator:
         self.iterator = iter(iterator)
         self.num_batches = steps_per_epoch
         self.class_weight = class_weight
+        self._yielded = False
 
     def __iter__(self):
         step = 0
@@ -311,8 +326,14 @@ class GeneratorIterator:
             try:
                 batch = next(self.iterator)
             except StopIteration:
+                if not self._yielded:  # Keras 3's words
+                    raise ValueError(
+                        "When passing a Python generator to a Keras model, the "
+                        "generator must yield at least one batch. Received an "
+                        "empty generator.") from None
                 return
-            yield step, _as_batch(batch, self.class_weight)
+            self._yielded = True
+            yield step, _as_batch(batch, self.class_weight, source="generator")
             step += 1
 
 

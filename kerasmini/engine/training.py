@@ -26,7 +26,7 @@ from kerasmini.backend.graph import function
 from kerasmini.backend.naming import auto_name, name_scope
 from kerasmini.backend.tape import GradientTape
 from kerasmini.callbacks import CallbackList, pythonify_logs
-from kerasmini.engine import data_adapter, fit_checks
+from kerasmini.engine import data_adapter, fit_checks, validation
 from kerasmini.engine.base_layer import Layer
 from kerasmini.engine.compile_utils import CompileLoss, CompileMetrics
 from kerasmini.saving import serialization
@@ -224,8 +224,11 @@ class Model(Layer):
             weighted_metrics: metrics that also see ``sample_weight``.
             run_eagerly: run ``train_step`` as plain Python instead of
                 tracing it once with :func:`kerasmini.function` and replaying.
-            steps_per_execution, jit_compile, auto_scale_loss: accepted, unused.
+            steps_per_execution, jit_compile, auto_scale_loss: accepted, unused
+                (``steps_per_execution`` must still be an integer >= 1: Keras 3
+                fails in ``fit`` with "range() arg 3 must not be zero").
         """
+        validation.check_int(steps_per_execution, "steps_per_execution", minimum=1)
         self.optimizer = optimizers.get(optimizer)
         output_names = getattr(self, "output_names", None)
         self.loss = loss

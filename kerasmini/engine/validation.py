@@ -18,6 +18,7 @@ ValueError: Dense: argument `units` must be an integer >= 1. Received: units=0
 """
 
 import numbers
+import os
 
 import numpy as np
 
@@ -170,6 +171,54 @@ def check_shape(shape, name="shape", owner=None):
             raise ValueError(f"{_where(owner)} `{name}` {expected}: negative "
                              "dimensions are not allowed")
     return tuple(None if d is None else int(d) for d in shape)
+
+
+def check_path(path, name, owner=None):
+    """A file path (a string or an ``os.PathLike``) as a string.
+
+    >>> check_path(None, "filename", owner="CSVLogger")
+    Traceback (most recent call last):
+      ...
+    TypeError: CSVLogger: argument `filename` must be a string or a path. Received: ...
+    """
+    if isinstance(path, (str, os.PathLike)):
+        path = os.fspath(path)
+        if isinstance(path, str) and path:
+            return path
+    if isinstance(path, str):
+        raise ValueError(f"{_where(owner)} `{name}` must be a non-empty string or "
+                         f"a path. Received: {name}={path!r}")
+    raise TypeError(
+        f"{_where(owner)} `{name}` must be a string or a path. Received: "
+        f"{name}={path!r} (of type {type(path).__name__})"
+    )
+
+
+def check_folder_of(path, owner):
+    """Create the folder ``path`` will be written in (if missing), or raise a
+    ``ValueError`` naming the file and what is in the way (a file where a
+    folder should be), not a bare ``FileExistsError``.
+
+    >>> import tempfile
+    >>> blocker = os.path.join(tempfile.mkdtemp(), "a_file")
+    >>> open(blocker, "w").close()
+    >>> check_folder_of(os.path.join(blocker, "m.keras"), "ModelCheckpoint")
+    Traceback (most recent call last):
+      ...
+    ValueError: ModelCheckpoint cannot write '...m.keras': '.../a_file' is a file, not ...
+    """
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as error:
+        blocker = folder
+        while blocker and not os.path.exists(blocker):
+            blocker = os.path.dirname(blocker)
+        if blocker and not os.path.isdir(blocker):
+            problem = f"'{blocker}' is a file, not a folder"
+        else:
+            problem = f"cannot create the folder '{folder}' ({error.strerror})"
+        raise ValueError(f"{owner} cannot write '{path}': {problem}.") from error
 
 
 def check_verbose(verbose, owner=None):
