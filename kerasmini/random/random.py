@@ -21,7 +21,6 @@ from kerasmini.api_export import keras_export
 from kerasmini.backend import config, ops
 from kerasmini.backend import random as shared
 from kerasmini.backend.core import Primitive, value_of
-from kerasmini.engine import validation
 from kerasmini.engine.keras_tensor import KerasTensor, any_symbolic
 from kerasmini.ops.operation import in_symbolic_scope
 from kerasmini.random.seed_generator import SeedGenerator
@@ -82,13 +81,31 @@ def _drawn(primitive, seed, shape, dtype, **params):
                      shape=tuple(shape), dtype=dtype, **params)
 
 
+def _is_int(value):
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+def _checked_shape(shape, fn):
+    """A tuple of sizes (``None`` for unknown ones): an int, a list or a
+    tuple of non-negative integers."""
+    if _is_int(shape):
+        shape = (shape,)
+    bad = not isinstance(shape, (tuple, list)) or any(
+        d is not None and (not _is_int(d) or d < 0) for d in shape)
+    if bad:
+        raise ValueError(
+            f"`keras.random.{fn}`: argument `shape` must be a tuple of non-negative "
+            f"integers (or None for an unknown size). Received: shape={shape!r}")
+    return tuple(None if d is None else int(d) for d in shape)
+
+
 def _checked(fn, shape, dtype, kind):
     """The draw's ``shape`` (non-negative sizes, ``None`` for unknown ones)
     and ``dtype`` (a float, or an integer for ``randint``), or a clear error
     naming the function: NumPy would say only "negative dimensions are not
     allowed", and ``normal`` cast to an integer dtype returned zeros."""
     if not any_symbolic(shape):
-        shape = validation.check_shape(shape, owner=f"`keras.random.{fn}`")
+        shape = _checked_shape(shape, fn)
     dtype = config.standardize_dtype(dtype)
     if np.dtype(dtype).kind not in kind:
         wanted = "a floating point" if kind == "f" else "an integer"
@@ -212,7 +229,7 @@ def shuffle(x, axis=0, seed=None):
     """
     x = _tensor(x, "x", "shuffle")
     rank = len(x.shape)
-    if not rank or not validation.is_int(axis) or not -rank <= axis < rank:
+    if not rank or not _is_int(axis) or not -rank <= axis < rank:
         raise ValueError(
             f"`keras.random.shuffle`: argument `axis` must be an integer in "
             f"[{-rank}, {rank}) for `x` of rank {rank}. Received: axis={axis!r}")
@@ -234,7 +251,7 @@ def categorical(logits, num_samples, dtype="int32", seed=None):
     if len(_tensor(logits, "logits", "categorical").shape) != 2:  # Keras's words
         raise ValueError("`logits` should be a 2-D tensor with shape "
                          f"[batch_size, num_classes]. Received: logits={logits}")
-    if not validation.is_int(num_samples) or num_samples < 0:
+    if not _is_int(num_samples) or num_samples < 0:
         raise ValueError("`keras.random.categorical`: argument `num_samples` must "
                          f"be an integer >= 0. Received: num_samples={num_samples!r}")
     if any_symbolic((logits,)):

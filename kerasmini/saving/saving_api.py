@@ -19,12 +19,11 @@ with the original error chained as its cause; the work itself is in
 True
 """
 
-import io
 import os
 import zipfile
 
 from kerasmini.api_export import keras_export
-from kerasmini.saving import saving_lib
+from kerasmini.saving import limits, saving_lib
 
 
 def _path(filepath):
@@ -121,7 +120,7 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
         raise ValueError(f"Invalid filename: expected a `.keras` extension. "
                          f"Received: filepath={path}")
     try:
-        with zipfile.ZipFile(path, "r") as archive:
+        with open(path, "rb") as file, limits.open_archive(file) as archive:
             return saving_lib.load_model(archive, custom_objects=custom_objects,
                                          compile=compile, safe_mode=safe_mode)
     except zipfile.BadZipFile as error:
@@ -196,10 +195,8 @@ def load_weights(model, filepath, skip_mismatch=False):
     backup = _snapshot(model)
     try:
         if path.endswith(".keras"):
-            with zipfile.ZipFile(path, "r") as archive:
-                data = saving_lib.read_member(archive, saving_lib.WEIGHTS_H5,
-                                              saving_lib.MAX_MEMBER_BYTES)
-            store = saving_lib.H5Store(io.BytesIO(data), "r")
+            with open(path, "rb") as file, limits.open_archive(file) as archive:
+                store = saving_lib.open_weights(archive, model)
         elif path.endswith(".npz"):
             store = saving_lib.NpzStore(path, "r")
         else:
