@@ -97,3 +97,26 @@ def test_optimizer_state_of_another_optimizer_is_refused_by_name(tmp_path):
                                          "but the file holds 10"):
         other.load_weights(tmp_path / "m.keras")
     assert_same(arrays(other.weights), before)
+
+
+@pytest.mark.parametrize("trained", [False, True])
+def test_a_model_larger_than_the_allowance_round_trips_with_its_slots(
+        tmp_path, trained):
+    # 4 MB of weights: the optimizer's slots (8 MB for Adam) are not in the
+    # file of an untrained model, and were refused by the weight budget
+    # ("Creating weight 'adam/dense_kernel_momentum' ... exceeds what the
+    # file being loaded can hold")
+    keras.utils.set_random_seed(0)
+    model = keras.Sequential([keras.Input((1000,)), keras.layers.Dense(1000)])
+    model.compile(optimizer="adam", loss="mse")
+    x = np.ones((2, 1000), "float32")
+    if trained:
+        model.fit(x, x, verbose=0)
+    model.save(tmp_path / "m.keras")
+    loaded = load_model(tmp_path / "m.keras")
+    if not trained:
+        model.optimizer.build(model.trainable_variables)
+    assert_same(arrays(loaded.optimizer.variables), arrays(model.optimizer.variables))
+    model.fit(x, x, verbose=0)
+    loaded.fit(x, x, verbose=0)
+    assert_same(arrays(loaded.weights), arrays(model.weights))

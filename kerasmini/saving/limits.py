@@ -35,6 +35,7 @@ Traceback (most recent call last):
 ValueError: the archive holds 3 members (at most 2 are read)
 """
 
+import io
 import json
 import re
 import struct
@@ -140,6 +141,85 @@ def read_member(archive, name, limit):
         raise ValueError(f"'{name}' inflates beyond the {info.file_size} bytes "
                          "it declares")
     return data
+
+
+def inflate_member(archive, name, limit):
+    """Member ``name`` inflated into memory as a seekable file, read a block
+    at a time into a buffer of its declared size (no second copy)."""
+    info = member_info(archive, name, limit)
+    buffer = bytearray(info.file_size)
+    view, size = memoryview(buffer), 0
+    with archive.open(info) as member:
+        while True:
+            block = member.read(min(1 << 20, info.file_size - size) or 1)
+            if not block:
+                break
+            if size + len(block) > info.file_size:  # the directory lied
+                raise ValueError(f"'{name}' inflates beyond the {info.file_size} "
+                                 "bytes it declares")
+            view[size:size + len(block)] = block
+            size += len(block)
+    return MemberWindow(io.BytesIO(), 0, size, buffer=buffer)
+
+
+class MemberWindow(io.RawIOBase):
+    """A stored (uncompressed) zip member read in place, as a seekable file:
+    HDF5 reads what it needs from the archive on disk, and nothing is
+    inflated into memory (Keras 3 also reads its weights from the archive
+    without extracting them). With ``buffer``, the same over bytes in
+    memory (a compressed member, inflated by :func:`inflate_member`)."""
+
+    def __init__(self, file, offset, size, buffer=None):
+        super().__init__()
+        self._file, self._offset, self._size, self._at = file, offset, size, 0
+        self._buffer = buffer  # or the bytes themselves, already in memory
+
+    @classmethod
+    def of(cls, archive, info):
+        """The window on ``info``'s bytes, or None if the member is
+        compressed, encrypted or does not fit in the file."""
+        file = archive.fp
+        if info.compress_type != zipfile.ZIP_STORED or info.flag_bits & 1 or \
+                file is None or not file.seekable():
+            return None
+        file.seek(info.header_offset)
+        header = file.read(30)
+        if len(header) < 30 or header[:4] != b"PK\x03\x04":
+            raise ValueError(f"'{info.filename}' has no valid local header")
+        name_length, extra_length = struct.unpack("<HH", header[26:30])
+        offset = info.header_offset + 30 + name_length + extra_length
+        file.seek(0, 2)
+        if offset + info.file_size > file.tell():
+            raise ValueError(f"'{info.filename}' runs past the end of the archive")
+        return cls(file, offset, info.file_size)
+
+    def readable(self):
+        return True
+
+    def seekable(self):
+        return True
+
+    def tell(self):
+        return self._at
+
+    def seek(self, position, whence=0):
+        base = {0: 0, 1: self._at, 2: self._size}[whence]
+        self._at = max(0, base + position)
+        return self._at
+
+    def readinto(self, buffer):
+        count = max(0, min(len(buffer), self._size - self._at))
+        if count == 0:
+            return 0
+        if self._buffer is not None:
+            buffer[:count] = memoryview(self._buffer)[self._at:self._at + count]
+            self._at += count
+            return count
+        self._file.seek(self._offset + self._at)
+        data = self._file.read(count)
+        buffer[:len(data)] = data
+        self._at += len(data)
+        return len(data)
 
 
 _STRING = re.compile(rb'"(?:[^"\\]|\\.)*"')

@@ -19,6 +19,7 @@ with the original error chained as its cause; the work itself is in
 True
 """
 
+import contextlib
 import os
 import zipfile
 
@@ -194,17 +195,17 @@ def load_weights(model, filepath, skip_mismatch=False):
         )
     backup = _snapshot(model)
     try:
-        if path.endswith(".keras"):
-            with open(path, "rb") as file, limits.open_archive(file) as archive:
+        with contextlib.ExitStack() as stack:
+            if path.endswith(".keras"):
+                file = stack.enter_context(open(path, "rb"))
+                archive = stack.enter_context(limits.open_archive(file))
                 store = saving_lib.open_weights(archive, model)
-        elif path.endswith(".npz"):
-            store = saving_lib.NpzStore(path, "r")
-        else:
-            store = saving_lib.H5Store(path, "r")
-        try:
+            elif path.endswith(".npz"):
+                store = saving_lib.NpzStore(path, "r")
+            else:
+                store = saving_lib.H5Store(path, "r")
+            stack.enter_context(store)
             saving_lib.load_state(model, store, skip_mismatch=skip_mismatch)
-        finally:
-            store.close()
     except (KeyboardInterrupt, SystemExit):
         _restore(backup)
         raise

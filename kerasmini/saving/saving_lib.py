@@ -379,11 +379,16 @@ def open_weights(archive, model, name=None):
     """The weights store of the archive's weights member for ``model``
     (built): the member may declare at most
     :func:`~kerasmini.saving.limits.weights_allowance` bytes, checked before
-    it is inflated."""
+    it is read. A stored member (Keras's and kerasmini's archives store it
+    uncompressed) is read in place; a compressed one is inflated into
+    memory, within that allowance."""
     name = name or weights_member(archive)
-    data = read_member(archive, name, limits.weights_allowance(model))
+    info = limits.member_info(archive, name, limits.weights_allowance(model))
+    source = limits.MemberWindow.of(archive, info)
+    if source is None:
+        source = limits.inflate_member(archive, name, info.file_size)
     store_cls = H5Store if name == WEIGHTS_H5 else NpzStore
-    return store_cls(io.BytesIO(data), "r")
+    return store_cls(source, "r")
 
 
 def _check_config_shapes(config):
