@@ -39,7 +39,16 @@ METADATA_FILENAME = "training_metadata.json"
 
 def save_backup(model, filepath, metadata):
     """Write ``model``'s variables (optimizer included) and ``metadata`` to
-    the zip ``filepath``, atomically."""
+    the zip ``filepath``, atomically.
+
+    >>> import os, tempfile
+    >>> from kerasmini import Sequential, layers
+    >>> path = os.path.join(tempfile.mkdtemp(), "latest.backup.zip")
+    >>> save_backup(Sequential([layers.Input((2,)), layers.Dense(1)]), path,
+    ...             {"epoch": 1, "batch": 0})
+    >>> sorted(zipfile.ZipFile(path).namelist())
+    ['model.weights.h5', 'training_metadata.json']
+    """
     weights = io.BytesIO()
     with H5Store(weights, "w") as store:
         saving_lib.save_state(model, store)

@@ -65,7 +65,17 @@ def check_zip_directory(file, max_members=MAX_MEMBERS,
     """Read the zip's end record (and its Zip64 one) from the end of
     ``file`` and refuse too many members or too large a directory, before
     :mod:`zipfile` reads the directory. A file without an end record is
-    left for :mod:`zipfile` to refuse."""
+    left for :mod:`zipfile` to refuse.
+
+    >>> import io
+    >>> buffer = io.BytesIO()
+    >>> with zipfile.ZipFile(buffer, "w") as archive:
+    ...     archive.writestr("a" * 100, "")
+    >>> check_zip_directory(buffer, max_bytes=100)
+    Traceback (most recent call last):
+      ...
+    ValueError: the archive's directory takes 146 bytes (at most 100 are read)
+    """
     file.seek(0, 2)
     size = file.tell()
     tail_size = min(size, 22 + 0xFFFF)
@@ -96,14 +106,32 @@ def check_zip_directory(file, max_members=MAX_MEMBERS,
 
 def open_archive(file):
     """A :class:`zipfile.ZipFile` over the open binary ``file``, its
-    directory checked first (:func:`check_zip_directory`)."""
+    directory checked first (:func:`check_zip_directory`).
+
+    >>> import io
+    >>> buffer = io.BytesIO()
+    >>> with zipfile.ZipFile(buffer, "w") as archive:
+    ...     archive.writestr("config.json", "{}")
+    >>> open_archive(buffer).namelist()
+    ['config.json']
+    """
     check_zip_directory(file)
     return zipfile.ZipFile(file)
 
 
 def member_info(archive, name, limit):
     """The :class:`zipfile.ZipInfo` of ``name``, its declared size checked
-    against ``limit`` and against its stored size; nothing is inflated."""
+    against ``limit`` and against its stored size; nothing is inflated.
+
+    >>> import io
+    >>> buffer = io.BytesIO()
+    >>> with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+    ...     archive.writestr("model.weights.h5", bytes(1 << 24))
+    >>> member_info(zipfile.ZipFile(buffer), "model.weights.h5", 1 << 30)
+    Traceback (most recent call last):
+      ...
+    ValueError: 'model.weights.h5' declares 16777216 bytes but stores only ...
+    """
     try:
         info = archive.getinfo(name)
     except KeyError:
@@ -145,7 +173,17 @@ def read_member(archive, name, limit):
 
 def inflate_member(archive, name, limit):
     """Member ``name`` inflated into memory as a seekable file, read a block
-    at a time into a buffer of its declared size (no second copy)."""
+    at a time into a buffer of its declared size (no second copy).
+
+    >>> import io
+    >>> buffer = io.BytesIO()
+    >>> with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+    ...     archive.writestr("w.npz", b"0123456789")
+    >>> member = inflate_member(zipfile.ZipFile(buffer), "w.npz", 100)
+    >>> _ = member.seek(4)
+    >>> member.read(3)
+    b'456'
+    """
     info = member_info(archive, name, limit)
     buffer = bytearray(info.file_size)
     view, size = memoryview(buffer), 0
@@ -167,7 +205,17 @@ class MemberWindow(io.RawIOBase):
     HDF5 reads what it needs from the archive on disk, and nothing is
     inflated into memory (Keras 3 also reads its weights from the archive
     without extracting them). With ``buffer``, the same over bytes in
-    memory (a compressed member, inflated by :func:`inflate_member`)."""
+    memory (a compressed member, inflated by :func:`inflate_member`).
+
+    >>> buffer = io.BytesIO()
+    >>> with zipfile.ZipFile(buffer, "w") as archive:  # stored, not deflated
+    ...     archive.writestr("model.weights.h5", b"HDF5 bytes")
+    >>> archive = zipfile.ZipFile(buffer)
+    >>> window = MemberWindow.of(archive, archive.getinfo("model.weights.h5"))
+    >>> _ = window.seek(5)
+    >>> window.read()
+    b'bytes'
+    """
 
     def __init__(self, file, offset, size, buffer=None):
         super().__init__()
@@ -265,7 +313,12 @@ def _depth(text):
 
 
 def variable_bytes(variables):
-    """The bytes of ``variables`` (their shapes and dtypes)."""
+    """The bytes of ``variables`` (their shapes and dtypes).
+
+    >>> from kerasmini.backend import Variable
+    >>> variable_bytes([Variable(np.zeros((2, 3), "float32"))])
+    24
+    """
     total = 0
     for variable in variables:
         size = 1

@@ -367,7 +367,16 @@ read_member = limits.read_member  # the bytes of a member, size checked first
 
 
 def weights_member(archive):
-    """The name of the archive's weights member (HDF5, or NPZ)."""
+    """The name of the archive's weights member (HDF5, or NPZ).
+
+    >>> buffer = io.BytesIO()
+    >>> with zipfile.ZipFile(buffer, "w") as archive:
+    ...     archive.writestr("config.json", "{}")
+    >>> weights_member(zipfile.ZipFile(buffer))
+    Traceback (most recent call last):
+      ...
+    ValueError: the archive has no 'model.weights.h5'
+    """
     names = archive.namelist()
     for name in (WEIGHTS_H5, WEIGHTS_NPZ):
         if name in names:
@@ -381,7 +390,17 @@ def open_weights(archive, model, name=None):
     :func:`~kerasmini.saving.limits.weights_allowance` bytes, checked before
     it is read. A stored member (Keras's and kerasmini's archives store it
     uncompressed) is read in place; a compressed one is inflated into
-    memory, within that allowance."""
+    memory, within that allowance.
+
+    >>> import tempfile
+    >>> from kerasmini import Sequential, layers
+    >>> model = Sequential([layers.Input((2,)), layers.Dense(1)])
+    >>> path = os.path.join(tempfile.mkdtemp(), "m.keras")
+    >>> save_model(model, path)
+    >>> with zipfile.ZipFile(path) as archive, open_weights(archive, model) as store:
+    ...     store.get("layers/dense").shape("0")
+    (2, 1)
+    """
     name = name or weights_member(archive)
     info = limits.member_info(archive, name, limits.weights_allowance(model))
     source = limits.MemberWindow.of(archive, info)
