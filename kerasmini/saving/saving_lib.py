@@ -12,11 +12,15 @@ to a temporary file in the target folder, renamed over the target only when
 complete (:func:`~kerasmini.saving.files.atomic_write`), so a crash never
 leaves half a file.
 
-Loading reads the archive members by their exact names into memory (never
-extracting anything to disk but the ``assets/`` files, into a temporary
-folder that ``load_assets`` reads), refuses oversized or inflated members,
-rebuilds the model from the config under a weight budget (no layer may
-allocate more than the weights file can hold), then loads the weights.
+Loading reads the archive members by their exact names (never extracting
+anything to disk but the ``assets/`` files, into a temporary folder that
+``load_assets`` reads), and bounds each step before it is taken
+(:mod:`~kerasmini.saving.limits`): the config is size-, value- and
+depth-checked before it is parsed; the model is rebuilt under a weight
+budget (no layer may allocate more than the weights member can hold); the
+weights member may hold no more than that model can use, and is read in
+place from the archive (or inflated once, when compressed); then the
+weights are loaded, each shape checked before its data is read.
 
 >>> import os, tempfile
 >>> from kerasmini import Sequential, layers
