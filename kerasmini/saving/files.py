@@ -107,6 +107,17 @@ def remove_leftovers(filepath, now=None):
     return removed
 
 
+def _lock(handle):
+    """Mark a temporary file as in use (no other save removes it); a file
+    system without locks (some network mounts) leaves the age to decide."""
+    if fcntl is None:
+        return
+    try:
+        fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        pass
+
+
 def _named(error, filepath):
     """The ``OSError`` of a failed write, naming the target file."""
     problem = error.strerror or str(error)
@@ -146,8 +157,7 @@ def atomic_write(filepath, write):
         raise _named(error, filepath) from error
     try:
         with handle:
-            if fcntl is not None:  # in use: no other save removes it
-                fcntl.flock(handle.fileno(), fcntl.LOCK_EX)
+            _lock(handle)
             write(handle)
             handle.flush()
             os.fsync(handle.fileno())
