@@ -268,21 +268,7 @@ class Layer(Module, Operation):
                     f"Too many positional arguments to `add_weight`: {args}. "
                     "Pass `shape`, `initializer`, ... as keyword arguments."
                 )
-        shape = () if shape is None else shape
-        weight = f"weight '{name}'" if name else "a weight"
-        try:
-            shape = tuple(int(d) for d in shape)
-        except (TypeError, ValueError):
-            raise ValueError(
-                f"Layer '{self.name}': the shape of {weight} must be a tuple "
-                f"of integers. Received: shape={shape!r}"
-            ) from None
-        if any(d < 0 for d in shape):  # Keras 3: "Negative dimensions are not..."
-            raise ValueError(
-                f"Layer '{self.name}': the shape of {weight} must be a tuple "
-                "of non-negative integers; negative dimensions are not allowed. "
-                f"Received: shape={shape}"
-            )
+        shape = validation.weight_shape(shape, self.name, name)
         dtype = config.standardize_dtype(dtype or self.dtype)
         if initializer is None:
             initializer = "glorot_uniform" if "float" in dtype else "zeros"
@@ -614,15 +600,7 @@ class Layer(Module, Operation):
                 "A layer's `call` method should return a Tensor or a list of "
                 f"Tensors, not None (layer: {self.name})."
             )
-        for out in flatten(outputs):
-            if isinstance(out, (str, bytes)) or getattr(
-                    getattr(out, "dtype", None), "kind", "f") in "USO":
-                # Keras 3 returns it; kerasmini stops it here, not in a later layer
-                raise TypeError(
-                    f"Layer '{self.name}' (of type {type(self).__name__}): `call` "
-                    "must return tensors of numbers (or a structure of them). "
-                    f"Received: {out!r} (of type {type(out).__name__})"
-                )
+        validation.check_layer_outputs(outputs, self)  # no strings, no objects
         if self.activity_regularizer is not None:
             for out in flatten(outputs):  # a penalty per sample, as Keras does
                 self.add_loss(ops.divide(self.activity_regularizer(out),

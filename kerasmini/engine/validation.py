@@ -318,6 +318,55 @@ def check_layer_inputs(inputs, layer_name):
     return inputs
 
 
+def check_layer_outputs(outputs, layer):
+    """Refuse a ``call`` that returned strings or objects (Keras 3 returns
+    them, and a later layer fails on them).
+
+    >>> from kerasmini.layers import Layer
+    >>> check_layer_outputs(["a"], Layer(name="custom"))
+    Traceback (most recent call last):
+      ...
+    TypeError: Layer 'custom' (of type Layer): `call` must return tensors of numbers (or a ...
+    """
+    for out in tree.flatten(outputs):
+        if isinstance(out, (str, bytes)) or getattr(
+                getattr(out, "dtype", None), "kind", "f") in "USO":
+            raise TypeError(
+                f"Layer '{layer.name}' (of type {type(layer).__name__}): `call` "
+                "must return tensors of numbers (or a structure of them). "
+                f"Received: {out!r} (of type {type(out).__name__})"
+            )
+
+
+def weight_shape(shape, layer_name, name=None):
+    """The shape of a new weight, as a tuple of non-negative ints (``None``
+    is a scalar's, ``()``).
+
+    >>> weight_shape([2, 3], "dense"), weight_shape(None, "dense")
+    ((2, 3), ())
+    >>> weight_shape((-1, 3), "dense", "kernel")
+    Traceback (most recent call last):
+      ...
+    ValueError: Layer 'dense': the shape of weight 'kernel' must be a tuple of non-negati...
+    """
+    weight = f"weight '{name}'" if name else "a weight"
+    shape = () if shape is None else shape  # a scalar weight
+    try:
+        shape = tuple(int(d) for d in shape)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"Layer '{layer_name}': the shape of {weight} must be a tuple of "
+            f"integers. Received: shape={shape!r}"
+        ) from None
+    if any(d < 0 for d in shape):  # Keras 3: "Negative dimensions are not allowed"
+        raise ValueError(
+            f"Layer '{layer_name}': the shape of {weight} must be a tuple of "
+            "non-negative integers; negative dimensions are not allowed. "
+            f"Received: shape={shape}"
+        )
+    return shape
+
+
 def weight_value(value, layer_name, variable):
     """A value for ``set_weights``: an array (or nested list) of numbers.
 
