@@ -32,6 +32,7 @@ from sphinx.util import logging
 from kerasmini.book import keras_releases
 from kerasmini.book.keras_lines import (
     find_pinned_urls,
+    range_head,
     range_html,
     version_label,
 )
@@ -114,8 +115,8 @@ def _tabs(page: _Page, panels: list[tuple[str, str]], checked: int) -> str:
 
 def _folds(refs) -> str:
     return "".join(
-        f'<details class="kerasmini-keras-fold" open><summary>{ref.label}</summary>'
-        f"{range_html(ref)}</details>"
+        f'<details class="kerasmini-keras-fold" open><summary>{range_head(ref)}'
+        f"</summary>{range_html(ref, head=False)}</details>"
         for ref in refs
     )
 

@@ -165,21 +165,29 @@ def attribution_text(ref: SourceRef) -> str:
             f"keras-team/keras {ref.tag}")
 
 
-def range_html(ref: SourceRef, symbol: str | None = None) -> str:
+def range_head(ref: SourceRef, symbol: str | None = None) -> str:
+    """The line above a listing: the GitHub link and the definition's name."""
+    if symbol is None:
+        symbol = pinned_symbol(ref)
+    head = (f'<a class="kerasmini-keras-link" href="{html.escape(ref.url)}" '
+            f'target="_blank" rel="noopener">{html.escape(ref.label)}</a>')
+    if symbol:
+        head += f" <code>{html.escape(symbol)}</code>"
+    return head
+
+
+def range_html(ref: SourceRef, symbol: str | None = None, head: bool = True) -> str:
     """One listing of Keras's lines: link above, code, attribution under it.
 
     The block carries ``data-keras-ref="<tag> <path> <start> <end>"`` so the
     tests can tell which range a page shows. Its colours are the ones of
     kerasmini's own listings (:func:`kerasmini.book.source.theme_style`).
+    ``head=False`` leaves out the link line (a fold shows it as its title).
     """
-    if symbol is None:
-        symbol = pinned_symbol(ref)
     code = code_html(ref)
     label = html.escape(ref.label)
-    head = (f'<a class="kerasmini-keras-link" href="{html.escape(ref.url)}" '
-            f'target="_blank" rel="noopener">{label}</a>')
-    if symbol:
-        head += f" <code>{html.escape(symbol)}</code>"
+    top = (f'<div class="kerasmini-keras-head">{range_head(ref, symbol)}</div>'
+           if head else "")
     foot = (
         f'© The Keras authors, <a href="{LICENSE_URL}" target="_blank" '
         f'rel="noopener">Apache License 2.0</a>: {html.escape(ref.path)}, '
@@ -189,7 +197,7 @@ def range_html(ref: SourceRef, symbol: str | None = None) -> str:
     return (
         f'<div class="kerasmini-keras" data-keras-ref="{data}">'
         + theme_style(code)
-        + f'<div class="kerasmini-keras-head">{head}</div>'
+        + top
         + f'<div class="kerasmini-keras-scroll" tabindex="0" role="region" '
         f'aria-label="{label}">{code}</div>'
         + f'<div class="kerasmini-keras-attribution">{foot}</div></div>'
@@ -274,5 +282,6 @@ def keras_lines(key: str, version: int | None = None) -> KerasLines:
 
 __all__ = [
     "KerasLines", "attribution_text", "code_html", "find_pinned_urls",
-    "keras_lines", "pinned_ref", "range_html", "range_lines", "range_text",
+    "keras_lines", "pinned_ref", "range_head", "range_html", "range_lines",
+    "range_text",
 ]
