@@ -111,33 +111,45 @@ def range_lines(ref: SourceRef) -> list[str]:
     return list(lines[ref.start - 1:ref.end])
 
 
-_TOKEN_CACHE: dict[tuple[str, str], list[list]] = {}
+def _lexing_start(ref: SourceRef) -> int:
+    """The first line to lex so that ``ref`` is coloured as in the whole file.
 
-
-def _line_tokens(tag: str, path: str) -> list[list]:
-    """The file lexed as a whole, split into one token list per line.
-
-    Lexing the whole file (not the range alone) keeps an excerpt that starts
-    inside a docstring or a bracket coloured as it is in the file.
+    The innermost ``def``/``class`` (decorators included) that holds the
+    range's first line: a definition never starts inside a string, so the
+    lexer starts there in the state it has at that point of the file. For a
+    table range that is the range itself; an excerpt starts at its function.
     """
-    if (tag, path) not in _TOKEN_CACHE:
-        lexer = _pygments()[2](stripnl=False, ensurenl=True)
-        text = "\n".join(keras_releases.file_lines(tag, path)) + "\n"
-        lines, current = [], []
-        for token_type, value in lexer.get_tokens(text):
-            pieces = value.split("\n")
-            for piece in pieces[:-1]:
-                if piece:
-                    current.append((token_type, piece))
-                current.append((token_type, "\n"))
-                lines.append(current)
-                current = []
-            if pieces[-1]:
-                current.append((token_type, pieces[-1]))
-        if current:
+    import ast
+
+    start = 1
+    tree = ast.parse("\n".join(keras_releases.file_lines(ref.tag, ref.path)))
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+            first = min([node.lineno] + [d.lineno for d in node.decorator_list])
+            if first <= ref.start <= node.end_lineno and first > start:
+                start = first
+    return start
+
+
+def _line_tokens(ref: SourceRef) -> list[list]:
+    """One token list per line of ``ref``, lexed from :func:`_lexing_start`."""
+    first = ref.start if pinned_symbol(ref) else _lexing_start(ref)
+    lexer = _pygments()[2](stripnl=False, ensurenl=True)
+    text = "\n".join(keras_releases.file_lines(ref.tag, ref.path)[first - 1:ref.end])
+    lines, current = [], []
+    for token_type, value in lexer.get_tokens(text + "\n"):
+        pieces = value.split("\n")
+        for piece in pieces[:-1]:
+            if piece:
+                current.append((token_type, piece))
+            current.append((token_type, "\n"))
             lines.append(current)
-        _TOKEN_CACHE[tag, path] = lines
-    return _TOKEN_CACHE[tag, path]
+            current = []
+        if pieces[-1]:
+            current.append((token_type, pieces[-1]))
+    if current:
+        lines.append(current)
+    return lines[ref.start - first:]
 
 
 def code_html(ref: SourceRef) -> str:
@@ -145,13 +157,24 @@ def code_html(ref: SourceRef) -> str:
     from pygments import format as format_tokens
 
     range_lines(ref)  # checks the range
-    tokens = [token for line in _line_tokens(ref.tag, ref.path)[ref.start - 1:ref.end]
-              for token in line]
+    tokens = [token for line in _line_tokens(ref) for token in line]
     formatter = _pygments()[1](
         linenos="inline", linenostart=ref.start, nobackground=True,
         cssclass="kerasmini-highlight kerasmini-themed", wrapcode=True,
     )
     return format_tokens(tokens, formatter)
+
+
+_STYLES: dict[frozenset, str] = {}
+
+
+def _style(code: str) -> str:
+    """:func:`theme_style` for ``code``, computed once per set of token classes."""
+    used = frozenset(c for classes in re.findall(r'class="([\w -]+)"', code)
+                     for c in classes.split())
+    if used not in _STYLES:
+        _STYLES[used] = theme_style(" ".join(f'class="{c}"' for c in sorted(used)))
+    return _STYLES[used]
 
 
 def version_label(ref: SourceRef) -> str:
@@ -196,7 +219,7 @@ def range_html(ref: SourceRef, symbol: str | None = None, head: bool = True) -> 
     data = html.escape(f"{ref.tag} {ref.path} {ref.start} {ref.end}")
     return (
         f'<div class="kerasmini-keras" data-keras-ref="{data}">'
-        + theme_style(code)
+        + _style(code)
         + top
         + f'<div class="kerasmini-keras-scroll" tabindex="0" role="region" '
         f'aria-label="{label}">{code}</div>'
