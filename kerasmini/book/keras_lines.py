@@ -26,12 +26,14 @@ True
 
 from __future__ import annotations
 
+import ast
 import html
+import io
 import re
 
 from kerasmini.book import keras_releases
 from kerasmini.book.keras_excerpts import KERAS_EXCERPTS
-from kerasmini.book.keras_sources import KERAS_SOURCES
+from kerasmini.book.keras_sources import KERAS_SOURCES, keras_source
 from kerasmini.book.source import _pygments, theme_style
 from kerasmini.book.source_refs import REPO_URL, SourceRef
 
@@ -79,7 +81,11 @@ def pinned_ref(url: str) -> SourceRef | None:
 
 
 def pinned_symbol(ref: SourceRef) -> str:
-    """The definition a pinned range holds (``""`` for an excerpt)."""
+    """The definition a pinned range holds (``""`` for an excerpt).
+
+    >>> pinned_symbol(KERAS_SOURCES["map_graph"].keras2)
+    '_map_graph_network'
+    """
     entry = _PINNED.get((ref.tag, ref.path, ref.start, ref.end))
     return entry[1] if entry else ""
 
@@ -101,7 +107,11 @@ def find_pinned_urls(text: str) -> list[SourceRef]:
 
 
 def range_lines(ref: SourceRef) -> list[str]:
-    """The lines of ``ref`` from the cached release (``KerasReleaseError`` if absent)."""
+    """The lines of ``ref`` from the cached release (``KerasReleaseError`` if absent).
+
+    >>> range_lines(KERAS_SOURCES["Dense.call"].keras3)[0].strip()
+    'def call(self, inputs, training=None):'
+    """
     lines = keras_releases.file_lines(ref.tag, ref.path)
     if not 1 <= ref.start <= ref.end <= len(lines):
         raise keras_releases.KerasReleaseError(
@@ -119,8 +129,6 @@ def _lexing_start(ref: SourceRef) -> int:
     lexer starts there in the state it has at that point of the file. For a
     table range that is the range itself; an excerpt starts at its function.
     """
-    import ast
-
     start = 1
     tree = ast.parse("\n".join(keras_releases.file_lines(ref.tag, ref.path)))
     for node in ast.walk(tree):
@@ -153,16 +161,21 @@ def _line_tokens(ref: SourceRef) -> list[list]:
 
 
 def code_html(ref: SourceRef) -> str:
-    """The highlighted, numbered lines of ``ref`` (the listings' own palette)."""
-    from pygments import format as format_tokens
+    """The highlighted, numbered lines of ``ref`` (the listings' own palette).
 
+    >>> html_code = code_html(KERAS_SOURCES["Dense.call"].keras3)
+    >>> html_code.count('<span class="linenos">'), '>221</span>' in html_code
+    (7, True)
+    """
     range_lines(ref)  # checks the range
     tokens = [token for line in _line_tokens(ref) for token in line]
     formatter = _pygments()[1](
         linenos="inline", linenostart=ref.start, nobackground=True,
         cssclass="kerasmini-highlight kerasmini-themed", wrapcode=True,
     )
-    return format_tokens(tokens, formatter)
+    out = io.StringIO()
+    formatter.format(tokens, out)
+    return out.getvalue()
 
 
 _STYLES: dict[frozenset, str] = {}
@@ -178,18 +191,30 @@ def _style(code: str) -> str:
 
 
 def version_label(ref: SourceRef) -> str:
-    """``"Keras 2.6"`` or ``"Keras 3.15"``: the first word of the link label."""
+    """``"Keras 2.6"`` or ``"Keras 3.15"``: the first words of the link label.
+
+    >>> version_label(KERAS_SOURCES["Dense.call"].keras3)
+    'Keras 3.15'
+    """
     return ref.label.split(" ", 2)[0] + " " + ref.label.split(" ", 2)[1]
 
 
 def attribution_text(ref: SourceRef) -> str:
-    """The line under each listing: whose lines, their licence, file and tag."""
+    """The line under each listing: whose lines, their licence, file and tag.
+
+    >>> attribution_text(KERAS_SOURCES["Dense"].keras2)
+    '© The Keras authors, Apache License 2.0: keras/layers/core.py, keras-team/keras v2.6.0'
+    """
     return (f"© The Keras authors, Apache License 2.0: {ref.path}, "
             f"keras-team/keras {ref.tag}")
 
 
 def range_head(ref: SourceRef, symbol: str | None = None) -> str:
-    """The line above a listing: the GitHub link and the definition's name."""
+    """The line above a listing: the GitHub link and the definition's name.
+
+    >>> print(range_head(KERAS_SOURCES["map_graph"].keras2))  # doctest: +ELLIPSIS
+    <a class="kerasmini-keras-link" href="https://..." ...>Keras 2.6 ...</a> <code>...
+    """
     if symbol is None:
         symbol = pinned_symbol(ref)
     head = (f'<a class="kerasmini-keras-link" href="{html.escape(ref.url)}" '
@@ -206,6 +231,10 @@ def range_html(ref: SourceRef, symbol: str | None = None, head: bool = True) -> 
     tests can tell which range a page shows. Its colours are the ones of
     kerasmini's own listings (:func:`kerasmini.book.source.theme_style`).
     ``head=False`` leaves out the link line (a fold shows it as its title).
+
+    >>> block = range_html(KERAS_SOURCES["Dense.call"].keras3)
+    >>> 'data-keras-ref="v3.15.1 keras/src/layers/core/dense.py 221 227"' in block
+    True
     """
     code = code_html(ref)
     label = html.escape(ref.label)
@@ -228,7 +257,11 @@ def range_html(ref: SourceRef, symbol: str | None = None, head: bool = True) -> 
 
 
 def range_text(ref: SourceRef, symbol: str | None = None) -> str:
-    """The plain-text form of :func:`range_html` (what ``print`` shows)."""
+    """The plain-text form of :func:`range_html` (what ``print`` shows).
+
+    >>> print(range_text(KERAS_SOURCES["Dense.call"].keras3).splitlines()[1])
+    221      def call(self, inputs, training=None):
+    """
     if symbol is None:
         symbol = pinned_symbol(ref)
     lines = range_lines(ref)
@@ -239,7 +272,11 @@ def range_text(ref: SourceRef, symbol: str | None = None) -> str:
 
 
 class KerasLines:
-    """What :func:`keras_lines` returns: the listings, as HTML and as text."""
+    """What :func:`keras_lines` returns: the listings, as HTML and as text.
+
+    >>> [version_label(ref) for ref in keras_lines("Dense.call").refs]
+    ['Keras 2.6', 'Keras 3.15']
+    """
 
     def __init__(self, refs: list[SourceRef], problem: str = ""):
         self.refs = refs
@@ -275,19 +312,14 @@ def keras_lines(key: str, version: int | None = None) -> KerasLines:
     Raises:
         ValueError: for an unknown key or version.
 
-    >>> view = keras_lines("Dense.call", version=3)
-    >>> print(view)  # doctest: +SKIP
-    Keras 3.15 keras/src/layers/core/dense.py#L221-L227 (Dense.call): https://...
-    221  def call(self, inputs, training=None):
-    ...
+    >>> print(repr(keras_lines("Dense.call", version=3)).splitlines()[0])
+    Keras 3.15 keras/src/layers/core/dense.py#L221-L227 (Dense.call): https://github.com/keras-team/keras/blob/v3.15.1/keras/src/layers/core/dense.py#L221-L227
     """
     if version not in (None, 2, 3):
         raise ValueError(f"`version` must be 2, 3 or None. Received: version={version!r}")
     if key in KERAS_EXCERPTS:
         refs = [KERAS_EXCERPTS[key].ref]
     else:
-        from kerasmini.book.keras_sources import keras_source
-
         entry = keras_source(key)  # ValueError with close keys
         refs = [ref for ref in (entry.keras2, entry.keras3) if ref is not None]
     if version is not None:

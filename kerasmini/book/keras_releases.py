@@ -66,7 +66,11 @@ RELEASES: dict[str, Release] = {
 
 
 class KerasReleaseError(RuntimeError):
-    """A pinned release is missing from the cache, or is not the pinned file."""
+    """A pinned release is missing from the cache, or is not the pinned file.
+
+    >>> issubclass(KerasReleaseError, RuntimeError)
+    True
+    """
 
 
 def cache_dir() -> Path:
@@ -108,6 +112,9 @@ def wheel_path(tag: str) -> Path:
     Raises:
         KerasReleaseError: when the wheel is not cached (with how to fetch it)
             or its sha256 is not the pinned one.
+
+    >>> wheel_path("v2.6.0").name
+    'keras-2.6.0-py2.py3-none-any.whl'
     """
     release = RELEASES[tag]
     path = cache_dir() / release.filename
@@ -140,7 +147,11 @@ def _zip(path: str) -> zipfile.ZipFile:
 
 
 def available() -> bool:
-    """Whether both wheels are cached and intact (no network, no exception)."""
+    """Whether both wheels are cached and intact (no network, no exception).
+
+    >>> available()
+    True
+    """
     try:
         for tag in RELEASES:
             wheel_path(tag)
@@ -154,6 +165,9 @@ def file_lines(tag: str, path: str) -> tuple[str, ...]:
 
     Raises:
         KerasReleaseError: if the release is not cached, or has no such file.
+
+    >>> file_lines("v3.15.1", "keras/src/ops/node.py")[7]
+    'class Node:'
     """
     return _file_lines(str(wheel_path(tag)), path)
 
@@ -171,7 +185,11 @@ def _file_lines(wheel: str, path: str) -> tuple[str, ...]:
 
 
 def python_files(tag: str) -> list[str]:
-    """Every ``.py`` file of the release of ``tag`` (paths as in the repository)."""
+    """Every ``.py`` file of the release of ``tag`` (paths as in the repository).
+
+    >>> "keras/src/layers/layer.py" in python_files("v3.15.1")
+    True
+    """
     return sorted(n for n in _zip(str(wheel_path(tag))).namelist()
                   if n.endswith(".py"))
 
@@ -216,6 +234,9 @@ def fetch() -> list[Path]:
     Raises:
         KerasReleaseError: when a wheel cannot be fetched, or its sha256 is not
             the pinned one.
+
+    >>> [path.name for path in fetch()]  # cached: no network
+    ['keras-2.6.0-py2.py3-none-any.whl', 'keras-3.15.1-py3-none-any.whl']
     """
     target = cache_dir()
     paths = []
@@ -236,7 +257,16 @@ def fetch() -> list[Path]:
 
 
 def main(argv=None) -> int:
-    """``python -m kerasmini.book.keras_releases``: fetch, or say why not."""
+    """``python -m kerasmini.book.keras_releases``: fetch, or say why not.
+
+    Prints the two paths and returns 0, or prints one paragraph starting with
+    ``error:`` on stderr and returns 1.
+
+    >>> main()  # doctest: +ELLIPSIS
+    keras release: .../keras-2.6.0-py2.py3-none-any.whl
+    keras release: .../keras-3.15.1-py3-none-any.whl
+    0
+    """
     try:
         paths = fetch()
     except KerasReleaseError as error:
