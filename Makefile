@@ -1,6 +1,8 @@
 # Everything a reader or CI needs, from a fresh clone with only python3, make and apt:
 #   make test       ruff, then pytest: unit tests, doctests and every notebook (nbval)
 #   make book       the website in _build/html (warnings are errors)
+#   make keras-releases  fetch the two pinned Keras wheels the book shows lines of
+#                   (once; cached outside the tree, KERASMINI_KERAS_CACHE to move it)
 #   make benchmark  time kerasmini's fit on the 8x8 digits (MLP, widths, CNN), a wide
 #                   Dense, float32 subnormals in Adam, and import kerasmini
 #   make notebooks  re-run every chapter and store its outputs (after changing kerasmini)
@@ -22,7 +24,7 @@ STAMP  := $(VENV)/.installed
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
 
 .PHONY: venv graphviz lint browser-test test book benchmark notebooks classroom student grade \
-	interop parity clean
+	interop parity clean keras-releases
 
 venv: $(STAMP)
 
@@ -74,10 +76,17 @@ lint: venv
 	$(VENV)/bin/ruff check kerasmini tests tools benchmarks
 
 # The classroom round trip (tests/test_classroom_nbgrader.py) needs nbgrader.
-test: venv graphviz lint classroom
+test: venv graphviz lint classroom keras-releases
 	$(VPY) -m pytest
 
-book: venv graphviz
+# keras==2.6.0 and keras==3.15.1 from PyPI (pip download --no-deps, sha256 pinned in
+# kerasmini/book/keras_releases.py), kept outside the tree; offline once cached.
+# The book renders Keras's lines from them; tests/test_keras_lines.py scans the
+# repository for them.
+keras-releases: venv
+	@$(VPY) -m kerasmini.book.keras_releases
+
+book: venv graphviz keras-releases
 	$(VENV)/bin/jupyter-book build . -W -n --keep-going
 	$(VPY) tools/check_book.py
 
