@@ -368,11 +368,16 @@ def _pygments():
     Imported on first use: ``import kerasmini`` must not load pygments.
     """
     try:
+        # LIGHT_STYLE (github-light) is a style of accessible-pygments, which
+        # registers it with pygments (pygments alone has only github-dark):
+        # without it, highlighting a listing fails.
+        import a11y_pygments  # noqa: F401
         from pygments import formatters, highlight, lexers
     except ImportError:
         raise ImportError(
-            "Highlighted listings need pygments. Install the book's extra: pip "
-            "install 'kerasmini[book]' (or pip install pygments)."
+            "Highlighted listings need pygments and accessible-pygments (the "
+            "github-light style). Install the book's extra: pip install "
+            "'kerasmini[book]' (or pip install pygments accessible-pygments)."
         ) from None
 
     return highlight, formatters.HtmlFormatter, lexers.PythonLexer
