@@ -54,7 +54,7 @@ COLAB_TAGS = ["remove-cell"]
 COLAB_ID = "colab-install"
 COLAB_CELL = """\
 # On Google Colab: install kerasmini with what the chapters need (its `book`
-# extra: graphviz, matplotlib, pygments, scikit-learn) and Graphviz's `dot`.
+# extra: drawings, plots, listings, the digits) and Graphviz's `dot`.
 # Anywhere else this cell does nothing.
 import sys
 
