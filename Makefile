@@ -12,7 +12,12 @@
 #   make interop    .keras files: real Keras 3.15.1 loads kerasmini's and the other way
 #   make parity     the book's scenarios run by kerasmini and real Keras, compared;
 #                   Keras's own unit tests run against kerasmini (a measurement)
-#   make browser-test  the built site in headless Chromium (screenshots in _build/screenshots)
+#   make browser-test  the built site in headless Chromium (screenshots in _build/screenshots):
+#                   console errors, layout at 1280 and 390 px, axe-core (WCAG A/AA)
+#   make pdf        the book as one PDF (TeX Live, installed with apt-get if missing),
+#                   checked, and copied beside the website's pages
+#   make package    sdist and wheel built; the wheel installed into fresh virtualenvs
+#                   (Python 3.10 and the newest here) to fit, save, load and draw
 #   make clean      remove _build
 
 PYTHON ?= python3
@@ -24,7 +29,7 @@ STAMP  := $(VENV)/.installed
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
 
 .PHONY: venv graphviz lint browser-test test book benchmark notebooks classroom student grade \
-	interop parity clean keras-releases
+	interop parity clean keras-releases texlive pdf package axe
 
 venv: $(STAMP)
 
@@ -157,10 +162,74 @@ clean:
 
 # The website in Debian's Chromium, driven by Playwright (its own browser download
 # does not work offline, so it is pointed at /usr/bin/chromium).
-browser-test: book
+browser-test: book axe
 	@command -v chromium >/dev/null 2>&1 || { \
 	  echo "Installing Chromium with apt-get"; \
 	  $(SUDO) apt-get update && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }
 	$(VPY) -c "import playwright" 2>/dev/null || $(VPY) -m pip install -r requirements-browser.txt
 	$(VPY) -m pytest tests/test_browser.py -m browser -v
+	$(VPY) -m pytest tests/test_browser_reader.py -m browser -q -rs
+
+# The PDF: jupyter-book's LaTeX builder (XeLaTeX) in a folder of its own (the
+# HTML build's doctrees make the LaTeX builder refuse), then copied beside the
+# website's pages, where the front page links it, and checked (tests/test_pdf.py:
+# pages, every figure an image, fonts embedded). Another edition, e.g. a
+# translation with a _config file of its own:
+#   make pdf PDF_CONFIG=_config.zh.yml PDF_OUT=_build/pdf-zh PDF_NAME=kerasmini-book-zh
+PDF_CONFIG ?= _config.yml
+PDF_OUT    ?= _build/pdf
+PDF_NAME   ?= kerasmini-book
+PDF_SITE   ?= _build/html
+# Debian's TeX Live core (about 360 MB, 3 minutes), FreeSerif/FreeSans/FreeMono,
+# rsvg-convert for the SVG drawings, poppler for looking at pages (pdftoppm).
+TEX_PACKAGES := texlive-xetex texlive-latex-extra texlive-fonts-recommended latexmk \
+	fonts-freefont-otf librsvg2-bin poppler-utils
+
+texlive:
+	@if command -v xelatex >/dev/null 2>&1 && command -v latexmk >/dev/null 2>&1 && \
+	  command -v rsvg-convert >/dev/null 2>&1 && command -v pdftoppm >/dev/null 2>&1 && \
+	  kpsewhich tcolorbox.sty >/dev/null 2>&1 && \
+	  fc-list 2>/dev/null | grep -q FreeSerif; then \
+	  :; \
+	elif command -v apt-get >/dev/null 2>&1; then \
+	  echo "Installing TeX Live and fonts with apt-get"; \
+	  $(SUDO) apt-get update && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y \
+	    $(TEX_PACKAGES); \
+	else \
+	  echo "error: the PDF needs XeLaTeX, latexmk, rsvg-convert and the FreeFont fonts." >&2; \
+	  echo "  Debian/Ubuntu: sudo apt-get install $(TEX_PACKAGES)" >&2; \
+	  echo "  macOS: MacTeX (brew install --cask mactex), brew install librsvg poppler" >&2; \
+	  exit 1; \
+	fi
+
+pdf: venv graphviz texlive
+	$(VENV)/bin/jupyter-book build . --builder pdflatex --config $(PDF_CONFIG) \
+	  --path-output $(PDF_OUT) -W -n --keep-going
+	mkdir -p $(PDF_SITE)
+	cp $(PDF_OUT)/_build/latex/$(PDF_NAME).pdf $(PDF_SITE)/$(PDF_NAME).pdf
+	KERASMINI_PDF=$(PDF_SITE)/$(PDF_NAME).pdf $(VPY) -m pytest tests/test_pdf.py -v
+
+# The package as users get it (tests/test_package.py): built with `python -m
+# build`, the wheel installed into fresh virtualenvs through pip's cache, bare and
+# with the `book` extra, on Python 3.10 and on the newest Python found (pyenv's too).
+package: venv graphviz
+	KERASMINI_PACKAGE_TEST=1 $(VPY) -m pytest tests/test_package.py -v
+
+# axe-core, the accessibility rules make browser-test runs inside each page
+# (tests/test_browser_reader.py); npm only fetches the file, Chromium runs it.
+AXE_VERSION := 4.14.1
+AXE_DIR     := _build/node
+AXE_STAMP   := $(AXE_DIR)/.axe-core-$(AXE_VERSION)
+
+axe: $(AXE_STAMP)
+
+$(AXE_STAMP):
+	@command -v npm >/dev/null 2>&1 || { \
+	  echo "Installing npm with apt-get"; \
+	  $(SUDO) apt-get update && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y npm; }
+	npm install --prefix $(AXE_DIR) --no-save --no-package-lock --no-audit --no-fund \
+	  axe-core@$(AXE_VERSION)
+	touch $@

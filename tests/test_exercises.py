@@ -210,7 +210,10 @@ def test_the_stub_names_the_exercise_and_compiles():
 def test_colab_cell_installs_from_the_books_repository_only_on_colab(monkeypatch):
     config = (ROOT / "_config.yml").read_text(encoding="utf-8")
     assert "url: https://github.com/kerasmini/kerasmini-book" in config
-    assert '"git+https://github.com/kerasmini/kerasmini-book@main"' in COLAB
+    package = "kerasmini[book] @ git+https://github.com/kerasmini/kerasmini-book@main"
+    assert f'"{package}"' in COLAB
+    # The `book` extra is what the chapters need (tests/test_package.py).
+    assert Requirement(package).extras == {"book"}
 
     def refuse(*args, **kwargs):
         raise AssertionError(f"the Colab cell ran {args} outside Colab")
@@ -225,7 +228,7 @@ def test_colab_cell_installs_from_the_books_repository_only_on_colab(monkeypatch
     monkeypatch.setattr("shutil.which", lambda name: None)
     exec(COLAB, {})
     assert calls[0][1:5] == ["-m", "pip", "install", "-q"]
-    assert calls[0][-1].startswith("git+https://github.com/kerasmini/kerasmini-book")
+    assert calls[0][-1] == package
     assert "install -y graphviz" in calls[1]
 
 

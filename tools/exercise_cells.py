@@ -53,7 +53,8 @@ COLAB_MARK = '"google.colab" in sys.modules'
 COLAB_TAGS = ["remove-cell"]
 COLAB_ID = "colab-install"
 COLAB_CELL = """\
-# On Google Colab: install kerasmini (and Graphviz's `dot` if missing).
+# On Google Colab: install kerasmini with what the chapters need (its `book`
+# extra: drawings, plots, listings, the digits) and Graphviz's `dot`.
 # Anywhere else this cell does nothing.
 import sys
 
@@ -61,8 +62,8 @@ if {mark}:
     import shutil
     import subprocess
 
-    repository = "{repository}"
-    pip = [sys.executable, "-m", "pip", "install", "-q", repository]
+    package = "kerasmini[book] @ {repository}"
+    pip = [sys.executable, "-m", "pip", "install", "-q", package]
     subprocess.run(pip, check=True)
     if shutil.which("dot") is None:
         apt = "apt-get -qq update && apt-get -qq install -y graphviz"
