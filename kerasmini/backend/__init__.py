@@ -39,6 +39,7 @@ from kerasmini.backend.naming import (
     get_uid,
     name_scope,
     reset_names,
+    reset_scopes,
     to_snake_case,
 )
 from kerasmini.backend.tape import GradientTape, stop_gradient
@@ -58,6 +59,7 @@ def clear_session() -> None:
     'dense'
     """
     reset_names()
+    reset_scopes()
     for hook in _SESSION_HOOKS:
         hook()
 

@@ -1,0 +1,153 @@
+"""What the checks of every chapter share.
+
+* :func:`exercise` turns a function into the check of one exercise: it names
+  the exercise in every message, turns the stub's ``NotImplementedError`` into
+  "not written yet", and prints ``✔ <label>: correct`` when all is well.
+* :class:`Refuse` is a tripwire on kerasmini's own code: where a task says
+  "write it yourself", the check runs the answer inside it and refuses an
+  answer that calls kerasmini's implementation (or a thin wrapper of it).
+* :func:`own` finds a function of kerasmini by name wherever the library keeps
+  it, so the checks name as few private paths as possible.
+"""
+
+import functools
+import os
+import sys
+
+import kerasmini
+
+# kerasmini's files, and this package's (whose code is never refused)
+_LIBRARY = os.path.dirname(os.path.abspath(kerasmini.__file__)) + os.sep
+_CHECKS = os.path.dirname(os.path.abspath(__file__)) + os.sep
+
+
+class Mistake(AssertionError):
+    """A wrong answer: the message names the exercise and the mistake."""
+
+
+def exercise(label, writes):
+    """Decorator: the check of exercise ``label``, whose student writes
+    ``writes`` (for the "not written yet" message)."""
+
+    def decorate(check):
+        @functools.wraps(check)
+        def run(*answers):
+            try:
+                detail = check(*answers)
+            except NotImplementedError as error:
+                raise Mistake(f"{label}: {writes} is not written yet "
+                              f"(NotImplementedError: {error})") from None
+            except Mistake as mistake:
+                text = str(mistake)
+                if not text.startswith(label):
+                    raise Mistake(f"{label}: {text}") from None
+                raise
+            print(f"✔ {label}: correct" + (f" ({detail})" if detail else ""))
+
+        run.label = label
+        return run
+
+    return decorate
+
+
+def expect(condition, message):
+    """Raise :class:`Mistake` with ``message`` unless ``condition``."""
+    if not condition:
+        raise Mistake(message)
+
+
+def fail(message):
+    raise Mistake(message)
+
+
+def owns(name):
+    """Every function or class of kerasmini called ``name``, wherever it lives.
+
+    Looks through the kerasmini modules already imported, so a check can name
+    ``map_graph`` without knowing which file of the library holds it (and finds
+    ``softmax`` in ``ops`` and in ``activations`` alike).
+    """
+    found = {}
+    for module_name in sorted(sys.modules):
+        if module_name == "kerasmini" or module_name.startswith("kerasmini."):
+            value = getattr(sys.modules[module_name], name, None)
+            if (callable(value) and getattr(value, "__name__", None) == name
+                    and getattr(value, "__module__", "").startswith("kerasmini")):
+                found[id(value)] = value
+    return list(found.values())
+
+
+def own(name):
+    """kerasmini's function or class called ``name`` (the first found)."""
+    found = owns(name)
+    if not found:
+        raise LookupError(f"kerasmini has no {name!r} among its imported modules")
+    return found[0]
+
+
+def _code(obj):
+    """The code object behind a function, method, property or class."""
+    if isinstance(obj, property):
+        obj = obj.fget
+    obj = getattr(obj, "__func__", obj)
+    while hasattr(obj, "__wrapped__"):
+        obj = obj.__wrapped__
+    return obj.__code__
+
+
+class Refuse:
+    """A tripwire: ``with Refuse(label, {thing: "X"}, when=...)``.
+
+    Every Python call made inside the block is watched (``sys.setprofile``);
+    if one of them runs the code of a refused ``thing`` (and ``when(frame)``
+    is true, if given), the block ends with a :class:`Mistake` that says the
+    task asks for the reader's own version. A ``thing`` given as a string is a
+    function name: any function of that name in kerasmini's files is refused,
+    wherever the library keeps it and whether or not it is imported yet. An
+    exception raised by the answer itself still comes out, after the refusal
+    if both happened.
+    """
+
+    def __init__(self, label, refused, when=None):
+        self.label = label
+        self.codes = {_code(thing): name for thing, name in refused.items()
+                      if not isinstance(thing, str)}
+        self.names = {thing: name for thing, name in refused.items()
+                      if isinstance(thing, str)}
+        self.when = when
+        self.calls = []
+
+    def _refused(self, code):
+        if code in self.codes:
+            return self.codes[code]
+        if code.co_name in self.names:
+            path = os.path.abspath(code.co_filename)
+            if path.startswith(_LIBRARY) and not path.startswith(_CHECKS):
+                return self.names[code.co_name]
+        return None
+
+    def _profile(self, frame, event, arg):
+        if event == "call":
+            name = self._refused(frame.f_code)
+            if name is not None and (self.when is None or self.when(frame)):
+                self.calls.append(name)
+
+    def __enter__(self):
+        self.previous = sys.getprofile()
+        sys.setprofile(self._profile)
+        return self
+
+    def __exit__(self, kind, value, traceback):
+        sys.setprofile(self.previous)
+        if self.calls:
+            raise Mistake(
+                f"{self.label}: your answer calls kerasmini's own "
+                f"{self.calls[0]}; the task asks you to write it yourself, "
+                "without it") from value
+        return False
+
+
+def fresh_name_scope():
+    """Forget auto names (``dense``, ``dense_1``) so a check's layers get the
+    names it expects, whatever the notebook made before."""
+    kerasmini.backend.clear_session()
