@@ -2,7 +2,10 @@
 
 * :func:`exercise` turns a function into the check of one exercise: it names
   the exercise in every message, turns the stub's ``NotImplementedError`` into
-  "not written yet", and prints ``✔ <label>: correct`` when all is well.
+  "not written yet", and prints ``✔ <label>: correct`` when all is well. A
+  warning (or anything written to stderr) while it runs is printed on stdout:
+  the rule is "the check runs without an error", and nbgrader counts stderr as
+  one.
 * :class:`Refuse` is a tripwire on kerasmini's own code: where a task says
   "write it yourself", the check runs the answer inside it and refuses an
   answer that calls kerasmini's implementation (or a thin wrapper of it).
@@ -10,9 +13,11 @@
   it, so the checks name as few private paths as possible.
 """
 
+import contextlib
 import functools
 import os
 import sys
+import warnings
 
 import kerasmini
 
@@ -33,7 +38,8 @@ def exercise(label, writes):
         @functools.wraps(check)
         def run(*answers):
             try:
-                detail = check(*answers)
+                with _warnings_on_stdout():
+                    detail = check(*answers)
             except NotImplementedError as error:
                 raise Mistake(f"{label}: {writes} is not written yet "
                               f"(NotImplementedError: {error})") from None
@@ -48,6 +54,18 @@ def exercise(label, writes):
         return run
 
     return decorate
+
+
+@contextlib.contextmanager
+def _warnings_on_stdout():
+    """Show warnings and stderr text on stdout, after the block."""
+    with warnings.catch_warnings(record=True) as caught:
+        try:
+            with contextlib.redirect_stderr(sys.stdout):
+                yield
+        finally:
+            for warning in caught:
+                print(f"warning: {warning.category.__name__}: {warning.message}")
 
 
 def expect(condition, message):
