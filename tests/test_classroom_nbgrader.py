@@ -147,10 +147,22 @@ print("ATTACK " + json.dumps(report))
 
 def run(*args, env=None):
     """Run this Python with ``args`` (from the repository); its stdout."""
-    result = subprocess.run([sys.executable, *args], cwd=ROOT, capture_output=True,
-                            text=True, env=env or os.environ.copy())
-    assert result.returncode == 0, result.stdout + result.stderr
-    return result.stdout
+    (out,) = run_together(args, env=env)
+    return out
+
+
+def run_together(*commands, env=None):
+    """Run several commands of this Python side by side; their stdouts."""
+    started = [subprocess.Popen([sys.executable, *args], cwd=ROOT, text=True,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                env=env or os.environ.copy())
+               for args in commands]
+    outputs = []
+    for process in started:
+        out, err = process.communicate()
+        assert process.returncode == 0, out + err
+        outputs.append(out)
+    return outputs
 
 
 def cells_by_id(nb):
@@ -423,10 +435,11 @@ def test_validate_fails_the_stubs_and_passes_the_solutions(graded):
     course, release = graded["course"], graded["release"]
     labels = [label for _, label in exercise_cells.exercise_starts(
         exercise_cells.load(ROOT / "chapters" / f"{CHAPTER}.ipynb")["cells"])]
-    stubs = run("-m", "nbgrader", "validate",
-                str(course / "release" / CHAPTER / f"{CHAPTER}.ipynb"))
-    solutions = run("-m", "nbgrader", "validate",
-                    str(course / "submitted" / "ada" / CHAPTER / f"{CHAPTER}.ipynb"))
+    stubs, solutions = run_together(
+        ["-m", "nbgrader", "validate",
+         str(course / "release" / CHAPTER / f"{CHAPTER}.ipynb")],
+        ["-m", "nbgrader", "validate",
+         str(course / "submitted" / "ada" / CHAPTER / f"{CHAPTER}.ipynb")])
     assert f"VALIDATION FAILED ON {len(labels)} CELL(S)" in stubs
     for label in labels:
         assert f"{label}: " in stubs and "is not written yet" in stubs

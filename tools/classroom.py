@@ -84,7 +84,9 @@ c.Execute.timeout = 120
 # the export: a row per student and chapter, a column per exercise
 c.ExportApp.plugin_class = "nbgrader_plugins.PerExerciseCsv"
 c.PerExerciseCsv.report = "grading-report.json"
-# the exchange: collect never follows a symlink a submission planted
+# the exchange: release never makes (nor opens to everyone) the exchange
+# folder, collect never follows a symlink a submission planted
+c.ExchangeFactory.release_assignment = "nbgrader_plugins.SafeRelease"
 c.ExchangeFactory.collect = "nbgrader_plugins.SafeCollect"
 
 load_subconfig("teacher_config.py")  # noqa: F821

@@ -33,7 +33,10 @@ checksums, hidden tests, the gradebook) is nbgrader's.
 ``export``: :class:`PerExerciseCsv`, one row per student and chapter with a
 column per exercise. The exchange: :class:`SafeCollect`, nbgrader's collect
 that copies symlinks as links and then drops them, so that a submission
-cannot make the teacher copy a file it points to.
+cannot make the teacher copy a file it points to; :class:`SafeRelease`,
+nbgrader's release_assignment that never creates the exchange folder (nor
+opens it to every user of the machine): the teacher makes it, for the
+course's group (teachers.md).
 """
 
 import copy
@@ -52,6 +55,7 @@ from nbgrader import utils
 from nbgrader.api import MissingEntry
 from nbgrader.converters import Autograde, GenerateAssignment
 from nbgrader.exchange.default.collect import ExchangeCollect
+from nbgrader.exchange.default.release_assignment import ExchangeReleaseAssignment
 from nbgrader.plugins import ExportPlugin
 from nbgrader.preprocessors import (
     ClearOutput,
@@ -361,3 +365,19 @@ class SafeCollect(ExchangeCollect):
                     self.log.warning("Dropped the symlink %s -> %s from a submission",
                                      path, os.readlink(path))
                     os.unlink(path)
+
+
+class SafeRelease(ExchangeReleaseAssignment):
+    """nbgrader's release_assignment without its ``ensure_root``, which makes
+    a missing exchange folder (``/usr/local/share/nbgrader/exchange`` unless
+    configured) and sets any exchange folder to mode 0777. Here the folder
+    must exist already, made by the teacher for the course's group."""
+
+    def ensure_root(self):
+        if not os.path.isdir(self.root):
+            self.fail(f"The exchange folder {self.root} does not exist. Make it "
+                      "first, writable by your course's group only, and set "
+                      "c.Exchange.root in teacher_config.py (teachers.md, "
+                      "\"An exchange\").")
+        if not utils.check_directory(self.root, write=True, execute=True):
+            self.fail(f"You cannot write to the exchange folder {self.root}.")
