@@ -153,7 +153,9 @@ def has_exercises(path):
 
 def lay_out(course, chapters):
     """Write the configs and copy the chapters into ``source/``; the ids."""
-    course.mkdir(parents=True, exist_ok=True)
+    if not course.exists():  # solutions and submissions: for the teacher only
+        course.mkdir(parents=True)
+        course.chmod(0o700)
     (course / "nbgrader_config.py").write_text(
         CONFIG.format(tools=str(TOOLS), course_id=COURSE_ID), encoding="utf-8")
     teacher = course / "teacher_config.py"
