@@ -53,11 +53,13 @@ def checks(module):
 def check(label, *answers):
     """Run the check of exercise ``label`` on ``answers`` (the module as
     imported, for a reader's self-check)."""
+    __tracebackhide__ = True
     module = importlib.import_module(f"{__name__}.{_chapter(label)}")
     return _run(module, label, answers)
 
 
 def _run(module, label, answers):
+    __tracebackhide__ = True
     found = checks(module)
     if label not in found:
         raise ValueError(f"{module.__name__} has no check for exercise {label!r}. "
@@ -73,6 +75,7 @@ def graded(label, *answers):
     have patched) and none of the notebook's names take part, only the
     answers it is handed.
     """
+    __tracebackhide__ = True
     name = f"_kerasmini_graded_{uuid.uuid4().hex}"
     spec = importlib.util.spec_from_file_location(
         name, os.path.join(HERE, "__init__.py"), submodule_search_locations=[HERE])

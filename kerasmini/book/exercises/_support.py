@@ -17,6 +17,7 @@ import contextlib
 import functools
 import os
 import sys
+import textwrap
 import warnings
 
 import kerasmini
@@ -37,23 +38,31 @@ def exercise(label, writes):
     def decorate(check):
         @functools.wraps(check)
         def run(*answers):
+            __tracebackhide__ = True  # IPython shows the cell, then the message
             try:
                 with _warnings_on_stdout():
                     detail = check(*answers)
             except NotImplementedError as error:
-                raise Mistake(f"{label}: {writes} is not written yet "
-                              f"(NotImplementedError: {error})") from None
+                raise Mistake(_wrap(f"{label}: {writes} is not written yet "
+                                    f"(NotImplementedError: {error})")) from None
             except Mistake as mistake:
-                text = str(mistake)
+                text = " ".join(str(mistake).split())
                 if not text.startswith(label):
-                    raise Mistake(f"{label}: {text}") from None
-                raise
+                    text = f"{label}: {text}"
+                raise Mistake(_wrap(text)) from mistake.__cause__
             print(f"✔ {label}: correct" + (f" ({detail})" if detail else ""))
 
         run.label = label
         return run
 
     return decorate
+
+
+def _wrap(text):
+    """A message in lines of at most 72 characters: ``nbgrader validate`` cuts
+    each line of an error at 90, indent and exception name included."""
+    return "\n".join(textwrap.wrap(text, 72, break_long_words=False,
+                                   break_on_hyphens=False))
 
 
 @contextlib.contextmanager
@@ -70,11 +79,13 @@ def _warnings_on_stdout():
 
 def expect(condition, message):
     """Raise :class:`Mistake` with ``message`` unless ``condition``."""
+    __tracebackhide__ = True
     if not condition:
         raise Mistake(message)
 
 
 def fail(message):
+    __tracebackhide__ = True
     raise Mistake(message)
 
 
@@ -156,6 +167,7 @@ class Refuse:
         return self
 
     def __exit__(self, kind, value, traceback):
+        __tracebackhide__ = True
         sys.setprofile(self.previous)
         if self.calls:
             raise Mistake(

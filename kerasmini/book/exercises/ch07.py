@@ -34,6 +34,7 @@ class _Watched:
         return self
 
     def __exit__(self, *exc):
+        __tracebackhide__ = True
         self.obj.__class__ = self.cls
         if self.reads:
             raise Mistake(f"{self.label}: your answer reads kerasmini's own "
