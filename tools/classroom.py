@@ -337,17 +337,15 @@ def write_report(course, report):
 
 def collect(course, log):
     """``nbgrader collect`` for each chapter that has something in the
-    exchange's inbound folder (asked of nbgrader's own list command)."""
-    code, output = nbgrader(course, "list", "--inbound", "--json", check=False,
-                            log=log)
-    try:
-        found = json.loads(output.strip().splitlines()[-1]) if code == 0 else []
-    except (ValueError, IndexError):
-        found = []
-    assignments = sorted({entry["assignment_id"] for entry in found})
-    if code != 0 or not found:
-        print("Nothing to collect from the exchange." if code == 0 else
-              "error: nbgrader list --inbound failed (see grading.log)")
+    exchange's inbound folder (as nbgrader's own ``list --inbound`` says)."""
+    code, output = nbgrader(course, "list", "--inbound", check=False, log=log)
+    # "[ListApp | INFO] <course> <student> <chapter> <timestamp> ..."
+    found = re.findall(r"INFO\] \S+ \S+ (\S+) \d{4}-\d\d-\d\d ", output)
+    assignments = sorted(set(found) & {p.name for p in (course / "source").iterdir()})
+    if code != 0:
+        print("error: nbgrader list --inbound failed (see grading.log)")
+    elif not assignments:
+        print("Nothing to collect from the exchange.")
     for assignment in assignments:
         nbgrader(course, "collect", assignment, "--update", check=False, log=log)
     return assignments

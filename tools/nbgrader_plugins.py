@@ -286,7 +286,8 @@ class PerExerciseCsv(ExportPlugin):
     Columns: ``student_id``, ``assignment``, ``status`` (graded, not submitted,
     or why the notebook could not be graded), ``score``, ``max_score``,
     ``timestamp``, then one column per exercise of the exported chapters
-    (empty where the exercise belongs to another chapter).
+    (empty where the exercise belongs to another chapter). The chapters are
+    those someone handed in (or those ``--assignment`` names).
     """
 
     report = Unicode("", config=True,
@@ -300,7 +301,8 @@ class PerExerciseCsv(ExportPlugin):
             with open(self.report, encoding="utf-8") as f:
                 problems = json.load(f)
         assignments = [a for a in gradebook.assignments
-                       if not self.assignment or a.name in self.assignment]
+                       if a.name in self.assignment or not self.assignment
+                       and a.submissions]
         students = [s for s in gradebook.students
                     if not self.student or s.id in self.student]
         exercises = []

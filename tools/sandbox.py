@@ -86,7 +86,11 @@ def bwrap_command(bound, scratch, memory, cpu_seconds):
     the submission."""
     command = [shutil.which("bwrap") or "bwrap",
                "--unshare-all", "--die-with-parent", "--new-session",
-               "--cap-drop", "ALL", "--hostname", "sandbox"]
+               "--cap-drop", "ALL", "--hostname", "sandbox",
+               # empty folders first: the binds below may sit inside them
+               # (a virtualenv in the teacher's home, say)
+               "--proc", "/proc", "--dev", "/dev",
+               "--tmpfs", "/tmp", "--tmpfs", "/home", "--dir", HOME]
     for path in read_only_paths():
         if os.path.islink(path):  # /bin -> usr/bin on merged-/usr systems
             command += ["--symlink", os.readlink(path), path]
@@ -97,8 +101,6 @@ def bwrap_command(bound, scratch, memory, cpu_seconds):
     kerasmini_parent = os.path.dirname(_kerasmini_dir())
     venv_bin = os.path.dirname(sys.executable)
     command += [
-        "--proc", "/proc", "--dev", "/dev",
-        "--tmpfs", "/tmp", "--tmpfs", "/home", "--dir", HOME,
         "--bind", bound, bound,
         "--bind", scratch, WORK, "--chdir", WORK,
         "--clearenv",
