@@ -1561,8 +1561,9 @@ def test_graded_loads_the_checks_afresh_from_their_files(monkeypatch, capsys):
     exercises.check("ch03-count-params", wrong)  # the patched one: passes
     with pytest.raises(AssertionError, match="did you count the\\s+bias"):
         exercises.graded("ch03-count-params", wrong)
+    capsys.readouterr()
     exercises.graded("ch03-count-params", *answers("ch03-count-params"))
-    assert "✔ ch03-count-params: correct" in capsys.readouterr().out
+    assert capsys.readouterr().out == ""  # the visible self-check said "correct"
     import sys
     assert not [name for name in sys.modules if name.startswith("_kerasmini_graded")]
 

@@ -41,6 +41,7 @@ course's group (teachers.md).
 
 import copy
 import csv
+import glob
 import json
 import os
 import re
@@ -65,6 +66,11 @@ from nbgrader.preprocessors import (
     SaveAutoGrades,
 )
 from traitlets import Bool, Integer, Unicode
+
+try:
+    import pwd
+except ImportError:  # Windows: no owners to compare
+    pwd = None
 
 TOOLS = Path(__file__).resolve().parent
 sys.path.insert(0, str(TOOLS))
@@ -348,7 +354,33 @@ class PerExerciseCsv(ExportPlugin):
 
 class SafeCollect(ExchangeCollect):
     """nbgrader's collect, which copies a symlink as a link and then drops it
-    (nbgrader's follows it, with the teacher's rights)."""
+    (nbgrader's follows it, with the teacher's rights), and which skips a
+    submission whose folder belongs to another user than the one it names
+    (nbgrader's only warns: ``nbgrader submit`` takes the name from ``$USER``,
+    so a student could hand in in someone else's name)."""
+
+    def init_src(self):
+        super().init_src()
+        if not self.check_owner or pwd is None:
+            return
+        genuine, refused = [], []
+        pattern = os.path.join(self.inbound_path, "{}+{}+*".format(
+            self.coursedir.student_id or "*", self.coursedir.assignment_id))
+        for path in glob.glob(pattern):
+            record = self._path_to_record(path)
+            try:
+                owner = pwd.getpwuid(os.stat(path).st_uid).pw_name
+            except KeyError:
+                owner = None
+            (genuine if owner == record["username"] else refused).append(record)
+        for record in refused:
+            self.log.warning("Skipped %s: it names %s but belongs to another user",
+                             record["filename"], record["username"])
+        latest = {}
+        for record in self._sort_by_timestamp(genuine):
+            latest.setdefault(record["username"], record)
+        if refused:
+            self.src_records = list(latest.values())
 
     def do_copy(self, src, dest, log=None):
         dir_size = self.get_size(src)

@@ -80,7 +80,7 @@ def read_only_paths():
     return paths
 
 
-def bwrap_command(bound, scratch, memory, cpu_seconds):
+def bwrap_command(bound, scratch):
     """The ``bwrap ... --`` prefix: ``bound`` is the folder shared with the
     teacher's process (connection file and sockets), ``scratch`` the copy of
     the submission."""
@@ -113,7 +113,6 @@ def bwrap_command(bound, scratch, memory, cpu_seconds):
         "--setenv", "MPLCONFIGDIR", os.path.join(bound, "matplotlib"),
         "--setenv", "OPENBLAS_NUM_THREADS", "1", "--setenv", "OMP_NUM_THREADS", "1",
         "--setenv", "MKL_NUM_THREADS", "1",
-        "--setenv", "KERASMINI_SANDBOX", f"memory={memory},cpu={cpu_seconds}",
         "--",
     ]
     return command
@@ -213,8 +212,7 @@ class SandboxKernelManager(AsyncKernelManager):
         kw["env"] = {"PATH": os.environ.get("PATH", "/usr/bin:/bin")}
         kw["preexec_fn"] = _limits(self.memory, self.cpu_seconds, self.file_size,
                                    self.open_files)
-        command = bwrap_command(self._folder, scratch, self.memory,
-                                self.cpu_seconds) + list(kernel_cmd)
+        command = bwrap_command(self._folder, scratch) + list(kernel_cmd)
         return await super()._async_launch_kernel(command, **kw)
 
     async def _async_cleanup_resources(self, restart=False):
@@ -233,7 +231,7 @@ def probe():
     try:
         scratch = os.path.join(folder, "submission")
         os.makedirs(scratch)
-        command = bwrap_command(folder, scratch, 2**30, 60) + [
+        command = bwrap_command(folder, scratch) + [
             sys.executable, "-c", "import kerasmini, socket; print('ok')"]
         try:
             result = subprocess.run(command, capture_output=True, text=True,

@@ -21,8 +21,10 @@ cannot change the grade. This file imports only the standard library at the
 top so that it can be executed on its own, from its path.
 """
 
+import contextlib
 import importlib
 import importlib.util
+import io
 import os
 import sys
 import uuid
@@ -73,7 +75,8 @@ def graded(label, *answers):
     The package is executed again under a new name, from its files, and
     forgotten afterwards: nothing already imported (which the notebook may
     have patched) and none of the notebook's names take part, only the
-    answers it is handed.
+    answers it is handed. It prints only what the check printed besides its
+    "correct" line (the self-check before it printed that already).
     """
     __tracebackhide__ = True
     name = f"_kerasmini_graded_{uuid.uuid4().hex}"
@@ -81,10 +84,16 @@ def graded(label, *answers):
         name, os.path.join(HERE, "__init__.py"), submodule_search_locations=[HERE])
     package = importlib.util.module_from_spec(spec)
     sys.modules[name] = package
+    printed = io.StringIO()
     try:
         spec.loader.exec_module(package)
         module = importlib.import_module(f"{name}.{_chapter(label)}")
-        _run(module, label, answers)
+        with contextlib.redirect_stdout(printed):
+            _run(module, label, answers)
     finally:
         for key in [k for k in sys.modules if k == name or k.startswith(name + ".")]:
             del sys.modules[key]
+        lines = [line for line in printed.getvalue().splitlines()
+                 if not line.startswith(f"✔ {label}: correct")]
+        if lines:
+            print("\n".join(lines))
