@@ -44,7 +44,12 @@ def _chapter(label):
 
 
 def checks(module):
-    """``{label: check}`` of a chapter module: its ``check_*`` functions."""
+    """``{label: check}`` of a chapter module: its ``check_*`` functions.
+
+    >>> from kerasmini.book.exercises import ch03
+    >>> sorted(checks(ch03))
+    ['ch03-add-weight', 'ch03-count-params', 'ch03-sample-counter', 'ch03-scale-layer']
+    """
     found = {}
     for name, value in vars(module).items():
         if name.startswith("check_") and callable(value):
@@ -54,7 +59,13 @@ def checks(module):
 
 def check(label, *answers):
     """Run the check of exercise ``label`` on ``answers`` (the module as
-    imported, for a reader's self-check)."""
+    imported, for a reader's self-check).
+
+    >>> check("ch05-resolve-training", lambda explicit, outer, default: (
+    ...     explicit if explicit is not None else outer if outer is not None
+    ...     else default))
+    ✔ ch05-resolve-training: correct
+    """
     __tracebackhide__ = True
     module = importlib.import_module(f"{__name__}.{_chapter(label)}")
     return _run(module, label, answers)
@@ -77,6 +88,12 @@ def graded(label, *answers):
     have patched) and none of the notebook's names take part, only the
     answers it is handed. It prints only what the check printed besides its
     "correct" line (the self-check before it printed that already).
+
+    >>> graded("ch05-resolve-training", lambda explicit, outer, default: outer)
+    Traceback (most recent call last):
+    ...
+    _kerasmini_graded_..._support.Mistake: ch05-resolve-training: ...
+    False, expected True: an explicit value always wins
     """
     __tracebackhide__ = True
     name = f"_kerasmini_graded_{uuid.uuid4().hex}"

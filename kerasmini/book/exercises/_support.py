@@ -28,12 +28,31 @@ _CHECKS = os.path.dirname(os.path.abspath(__file__)) + os.sep
 
 
 class Mistake(AssertionError):
-    """A wrong answer: the message names the exercise and the mistake."""
+    """A wrong answer: the message names the exercise and the mistake.
+
+    An ``AssertionError``, so that any check that fails reads the same.
+
+    >>> isinstance(Mistake("ch00-demo: wrong"), AssertionError)
+    True
+    """
 
 
 def exercise(label, writes):
     """Decorator: the check of exercise ``label``, whose student writes
-    ``writes`` (for the "not written yet" message)."""
+    ``writes`` (for the "not written yet" message).
+
+    >>> @exercise("ch00-double", "double")
+    ... def check_double(double):
+    ...     expect(double(2) == 4, f"double(2) should be 4, got {double(2)}")
+    >>> check_double(lambda x: 2 * x)
+    ✔ ch00-double: correct
+    >>> check_double(lambda x: x + 2)  # it happens to work for 2
+    ✔ ch00-double: correct
+    >>> check_double(lambda x: x * x + 1)
+    Traceback (most recent call last):
+    ...
+    kerasmini.book.exercises._support.Mistake: ch00-double: double(2) should be 4, got 5
+    """
 
     def decorate(check):
         @functools.wraps(check)
@@ -78,13 +97,27 @@ def _warnings_on_stdout():
 
 
 def expect(condition, message):
-    """Raise :class:`Mistake` with ``message`` unless ``condition``."""
+    """Raise :class:`Mistake` with ``message`` unless ``condition``.
+
+    >>> expect(1 + 1 == 2, "arithmetic")
+    >>> expect(1 + 1 == 3, "1 + 1 is 2")
+    Traceback (most recent call last):
+    ...
+    kerasmini.book.exercises._support.Mistake: 1 + 1 is 2
+    """
     __tracebackhide__ = True
     if not condition:
         raise Mistake(message)
 
 
 def fail(message):
+    """Raise :class:`Mistake` with ``message``.
+
+    >>> fail("not yet")
+    Traceback (most recent call last):
+    ...
+    kerasmini.book.exercises._support.Mistake: not yet
+    """
     __tracebackhide__ = True
     raise Mistake(message)
 
@@ -95,6 +128,9 @@ def owns(name):
     Looks through the kerasmini modules already imported, so a check can name
     ``map_graph`` without knowing which file of the library holds it (and finds
     ``softmax`` in ``ops`` and in ``activations`` alike).
+
+    >>> sorted(f.__module__.split(".")[1] for f in owns("log_softmax"))
+    ['activations', 'ops']
     """
     found = {}
     for module_name in sorted(sys.modules):
@@ -107,7 +143,11 @@ def owns(name):
 
 
 def own(name):
-    """kerasmini's function or class called ``name`` (the first found)."""
+    """kerasmini's function or class called ``name`` (the first found).
+
+    >>> own("map_graph").__name__
+    'map_graph'
+    """
     found = owns(name)
     if not found:
         raise LookupError(f"kerasmini has no {name!r} among its imported modules")
@@ -135,6 +175,13 @@ class Refuse:
     wherever the library keeps it and whether or not it is imported yet. An
     exception raised by the answer itself still comes out, after the refusal
     if both happened.
+
+    >>> module = kerasmini.Module(name="m")
+    >>> with Refuse("ch00-demo", {kerasmini.Module.variables: "Module.variables"}):
+    ...     module.variables
+    Traceback (most recent call last):
+    ...
+    kerasmini.book.exercises._support.Mistake: ch00-demo: your answer calls ...
     """
 
     def __init__(self, label, refused, when=None):
@@ -179,5 +226,12 @@ class Refuse:
 
 def fresh_name_scope():
     """Forget auto names (``dense``, ``dense_1``) so a check's layers get the
-    names it expects, whatever the notebook made before."""
+    names it expects, whatever the notebook made before; close any name scope
+    an answer left open.
+
+    >>> _ = kerasmini.layers.Dense(1)
+    >>> fresh_name_scope()
+    >>> kerasmini.layers.Dense(1).name
+    'dense'
+    """
     kerasmini.backend.clear_session()
