@@ -356,8 +356,8 @@ class SafeCollect(ExchangeCollect):
     """nbgrader's collect, which copies a symlink as a link and then drops it
     (nbgrader's follows it, with the teacher's rights), and which skips a
     submission whose folder belongs to another user than the one it names
-    (nbgrader's only warns: ``nbgrader submit`` takes the name from ``$USER``,
-    so a student could hand in in someone else's name)."""
+    (nbgrader's only warns: a student can make a folder in the exchange's
+    inbound named for someone else, by hand)."""
 
     def init_src(self):
         super().init_src()
