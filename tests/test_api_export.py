@@ -101,7 +101,7 @@ def _public_objects():
 
 def _exercise_check(path):
     # each chapter's check_* functions are tried by tests/test_exercise_checks.py
-    # on their solution, their stub and some 240 wrong answers
+    # on their solution, their stub and some 200 wrong answers
     module, _, name = path.rpartition(".")
     return re.fullmatch(r"kerasmini\.book\.exercises\.ch\d\d", module) and \
         name.startswith("check_")
