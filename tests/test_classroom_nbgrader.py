@@ -396,6 +396,9 @@ def test_feedback_pages_are_made_for_every_graded_submission(graded):
     made = sorted(p.parts[-3] for p in feedback.glob(f"*/{CHAPTER}/{CHAPTER}.html"))
     assert made == sorted(s for s, row in graded["rows"].items()
                           if row["status"] == "graded")
+    page = (feedback / "ada" / CHAPTER / f"{CHAPTER}.html").read_text(encoding="utf-8")
+    assert "check_scale_layer" in page  # the visible self-check stays
+    assert "HIDDEN TESTS" not in page and "spec_from_file_location" not in page
 
 
 @needs_sandbox

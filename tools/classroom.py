@@ -66,6 +66,7 @@ import sys
 sys.path.insert(0, {tools!r})
 from nbgrader_plugins import (  # noqa: E402
     autograde_preprocessors,
+    feedback_preprocessors,
     generate_assignment_preprocessors,
 )
 
@@ -77,6 +78,8 @@ c.GenerateAssignment.preprocessors = generate_assignment_preprocessors()
 # grading: a kernel that survives a crash (sandboxed by `make grade`), and the
 # rule "a grade cell earns its points when it runs without an error"
 c.Autograde.autograde_preprocessors = autograde_preprocessors()
+# feedback pages without the hidden graded calls' code
+c.GenerateFeedback.preprocessors = feedback_preprocessors()
 # a grade cell a student deleted comes back from the gradebook
 c.OverwriteCells.add_missing_cells = True
 # a cell may train a small network: two minutes, then it is interrupted

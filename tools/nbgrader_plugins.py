@@ -30,6 +30,9 @@ checksums, hidden tests, the gradebook) is nbgrader's.
   a grade cell earns its points when it runs without an error (nbgrader's own
   rule also gives 0 for any text on stderr, a warning included).
 
+``generate_feedback``: nbgrader's, with the hidden graded calls cleared from
+the page (their results stay).
+
 ``export``: :class:`PerExerciseCsv`, one row per student and chapter with a
 column per exercise. The exchange: :class:`SafeCollect`, nbgrader's collect
 that copies symlinks as links and then drops them, so that a submission
@@ -54,11 +57,12 @@ from nbclient.exceptions import DeadKernelError
 from nbformat import NotebookNode
 from nbgrader import utils
 from nbgrader.api import MissingEntry
-from nbgrader.converters import Autograde, GenerateAssignment
+from nbgrader.converters import Autograde, GenerateAssignment, GenerateFeedback
 from nbgrader.exchange.default.collect import ExchangeCollect
 from nbgrader.exchange.default.release_assignment import ExchangeReleaseAssignment
 from nbgrader.plugins import ExportPlugin
 from nbgrader.preprocessors import (
+    ClearHiddenTests,
     ClearOutput,
     ClearSolutions,
     Execute,
@@ -280,6 +284,14 @@ def autograde_preprocessors():
     default = Autograde.class_traits()["autograde_preprocessors"].default()
     swap = {Execute: ResilientExecute, SaveAutoGrades: RunsWithoutError}
     return [swap.get(pp, pp) for pp in default]
+
+
+def feedback_preprocessors():
+    """nbgrader's own list for generate_feedback, and ClearHiddenTests: the
+    page a student gets shows the graded call's result, not its code (which
+    names a folder of the teacher's machine)."""
+    default = GenerateFeedback.class_traits()["preprocessors"].default()
+    return [*default, ClearHiddenTests]
 
 
 # --------------------------------------------------------------------------
