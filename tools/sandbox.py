@@ -35,6 +35,7 @@ container for that reason. teachers.md explains the trade.
 unprivileged user namespaces, or root).
 """
 
+import atexit
 import os
 import shutil
 import stat
@@ -144,6 +145,7 @@ def matplotlib_cache():
     listing the fonts again in its empty home. ``None`` without matplotlib."""
     if "folder" not in _MATPLOTLIB:
         folder = tempfile.mkdtemp(prefix="kerasmini-matplotlib-")
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)
         result = subprocess.run(
             [sys.executable, "-c", "import matplotlib.font_manager"],
             env={**os.environ, "MPLCONFIGDIR": folder}, capture_output=True)
@@ -220,6 +222,10 @@ class SandboxKernelManager(AsyncKernelManager):
         if not restart and self._folder:
             shutil.rmtree(self._folder, ignore_errors=True)
             self._folder = None
+
+    # AsyncKernelManager binds this name to its parent's coroutine: a kernel
+    # that died is cleaned up through it, and its folder must go too
+    cleanup_resources = _async_cleanup_resources
 
 
 def probe():
