@@ -8,7 +8,10 @@
 #   make notebooks  re-run every chapter and store its outputs (after changing kerasmini)
 #   make student    the chapters as nbgrader assignments: student versions in
 #                   classroom/release (COURSE=dir to put the course elsewhere)
-#   make grade      nbgrader autograde of classroom/submitted, then a CSV of grades
+#   make grade      nbgrader autograde of classroom/submitted (each kernel in the
+#                   bubblewrap sandbox), a CSV of grades and feedback pages
+#   make feedback   the feedback pages again (RELEASE=1: to the nbgrader exchange)
+#   make student-book  the website without the solutions, in _build/student
 #   make interop    .keras files: real Keras 3.15.1 loads kerasmini's and the other way
 #   make parity     the book's scenarios run by kerasmini and real Keras, compared;
 #                   Keras's own unit tests run against kerasmini (a measurement)
@@ -28,8 +31,9 @@ STAMP  := $(VENV)/.installed
 # Root needs no sudo; everyone else uses it when it exists.
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
 
-.PHONY: venv graphviz lint browser-test test book benchmark notebooks classroom student grade \
-	interop parity clean keras-releases texlive pdf package axe
+.PHONY: venv graphviz bubblewrap lint browser-test test book benchmark notebooks classroom \
+	student grade feedback student-book interop parity clean keras-releases texlive pdf \
+	package axe
 
 venv: $(STAMP)
 
@@ -76,12 +80,29 @@ graphviz:
 	  echo "error: Graphviz was installed but 'dot' is not on PATH." >&2; exit 1; }
 	@dot -V
 
+# Grading runs each student's kernel inside bubblewrap (tools/sandbox.py). Installed
+# like Graphviz where apt-get is; elsewhere `make grade` grades without it, with a
+# loud warning (teachers.md, "The sandbox").
+bubblewrap:
+	@if command -v bwrap >/dev/null 2>&1; then \
+	  :; \
+	elif command -v apt-get >/dev/null 2>&1; then \
+	  echo "Installing bubblewrap with apt-get (the grading sandbox)"; \
+	  $(SUDO) apt-get update && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y bubblewrap || \
+	  echo "warning: could not install bubblewrap; grading will be unsandboxed" >&2; \
+	else \
+	  echo "warning: bubblewrap (bwrap) is not installed and I cannot install it here;" >&2; \
+	  echo "  make grade will run the students' code WITHOUT a sandbox (see teachers.md)." >&2; \
+	fi
+
 # ruff first: a lint error fails the run before the slower tests start
 lint: venv
 	$(VENV)/bin/ruff check kerasmini tests tools benchmarks
 
-# The classroom round trip (tests/test_classroom_nbgrader.py) needs nbgrader.
-test: venv graphviz lint classroom keras-releases
+# The classroom round trip (tests/test_classroom_nbgrader.py) needs nbgrader, and
+# bubblewrap for its hostile submission.
+test: venv graphviz lint classroom bubblewrap keras-releases
 	$(VPY) -m pytest
 
 # keras==2.6.0 and keras==3.15.1 from PyPI (pip download --no-deps, sha256 pinned in
@@ -123,11 +144,22 @@ $(CLASSROOM_STAMP): requirements-classroom.txt $(STAMP)
 student: classroom
 	$(VPY) tools/classroom.py student --course $(COURSE)
 
-# nbgrader autograde + export; COLLECT=1 first runs `nbgrader collect` (an
-# exchange), FORCE=1 grades again what was graded before.
-grade: classroom
-	$(VPY) tools/classroom.py grade --course $(COURSE) \
+# nbgrader autograde (sandboxed where bubblewrap works; SANDBOX=off to run the
+# students' code with your rights), export, feedback; COLLECT=1 first runs
+# `nbgrader collect` (an exchange), FORCE=1 grades again what was graded before.
+SANDBOX ?= auto
+grade: classroom bubblewrap
+	$(VPY) tools/classroom.py grade --course $(COURSE) --sandbox $(SANDBOX) \
 	  $(if $(COLLECT),--collect) $(if $(FORCE),--force)
+
+# nbgrader generate_feedback again (after you changed a score by hand); RELEASE=1
+# also hands it out through the exchange (nbgrader release_feedback).
+feedback: classroom
+	$(VPY) tools/classroom.py feedback --course $(COURSE) $(if $(RELEASE),--release)
+
+# The website as students should see it: every solution is the stub.
+student-book: venv graphviz
+	$(VPY) tools/classroom.py student-book --out _build/student
 
 # Real Keras (with PyTorch's CPU build as its backend) lives in a venv of its own:
 # kerasmini never imports it; the interop tests run it in a subprocess.
