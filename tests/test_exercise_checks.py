@@ -548,16 +548,16 @@ WRONG += [
         return tuple(self.call(probe).shape)
         """, "without calling `call`"),
     Wrong("ch05-noise-layer", "always adds", """
-        return keras.backend.ops.add(inputs, 1.0)
+        return keras.ops.add(inputs, 1.0)
         """, "called without `training`"),
     Wrong("ch05-noise-layer", "adds whenever training is given", """
         if training is not None:
-            return keras.backend.ops.add(inputs, 1.0)
+            return keras.ops.add(inputs, 1.0)
         return inputs
         """, "called without `training`"),
     Wrong("ch05-noise-layer", "the layer's trainable flag", """
         if self.trainable:
-            return keras.backend.ops.add(inputs, 1.0)
+            return keras.ops.add(inputs, 1.0)
         return inputs
         """, "called without `training`"),
     Wrong("ch05-noise-layer", "training ignored", """
@@ -1130,8 +1130,8 @@ WRONG += [
         cube.defvjp(lambda g, ans, x: np.multiply(g, 3.0 * np.square(x)))
         """, "not NumPy"),
     Own("ch10-unbroadcast", """
-        return ops.unbroadcast(g, shape)
-        """, "ops.unbroadcast"),
+        return keras.backend.numpy.unbroadcast(g, shape)
+        """, "backend.numpy.unbroadcast"),
     Wrong("ch10-unbroadcast", "size-1 axes left alone", """
         g = np.asarray(g)
         while g.ndim > len(shape):
