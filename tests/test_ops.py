@@ -196,8 +196,27 @@ def test_unknown_dimensions_follow_the_rules():
     assert ops.expand_dims(x, 0).shape == (1, None, 4, 3)
 
 
+# Keras 3.15.1's exact text (KERAS_BACKEND=torch, symbolic inputs), which the
+# chapters show: a 1-D operand appears as the matrix it was promoted to.
+MATMUL_MESSAGES = [
+    ((None, 3), (4, 5), "Inner dimensions (`x1.shape[-1]` and `x2.shape[-2]`) "
+     "must be equal, but received `x1.shape=(None, 3)` and `x2.shape=(4, 5)`."),
+    ((3,), (4, 5), "Inner dimensions (`x1.shape[-1]` and `x2.shape[-2]`) "
+     "must be equal, but received `x1.shape=(1, 3)` and `x2.shape=(4, 5)`."),
+    ((2, 7), (3,), "Inner dimensions (`x1.shape[-1]` and `x2.shape[-2]`) "
+     "must be equal, but received `x1.shape=(2, 7)` and `x2.shape=(3, 1)`."),
+]
+
+
+@pytest.mark.parametrize("shape1, shape2, message", MATMUL_MESSAGES)
+def test_matmul_mismatch_message_is_keras_word_for_word(shape1, shape2, message):
+    with pytest.raises(ValueError) as info:
+        ops.matmul(KerasTensor(shape1), KerasTensor(shape2))
+    assert str(info.value) == message
+
+
 def test_bad_arguments_get_clear_errors():
-    with pytest.raises(ValueError, match="Inner dimensions of matmul do not match"):
+    with pytest.raises(ValueError, match="Inner dimensions"):
         ops.matmul(KerasTensor((None, 3)), KerasTensor((4, 5)))
     with pytest.raises(ValueError, match="Cannot broadcast shapes"):
         ops.add(KerasTensor((2, 3)), KerasTensor((4,)))

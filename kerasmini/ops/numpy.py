@@ -402,9 +402,12 @@ def _matmul_spec(self, x1, x2):
     a = [1] + a if vector_a else a
     b = b + [1] if vector_b else b
     if a[-1] is not None and b[-2] is not None and a[-1] != b[-2]:
+        # Keras 3.15.1's words (ops/operation_utils.py), with a 1-D operand
+        # shown as the matrix it was promoted to.
         raise ValueError(
-            f"Inner dimensions of matmul do not match: {a[-1]} and {b[-2]}. "
-            f"Received: x1.shape={shapes.shape_of(x1)}, x2.shape={shapes.shape_of(x2)}"
+            "Inner dimensions (`x1.shape[-1]` and `x2.shape[-2]`) must be "
+            f"equal, but received `x1.shape={tuple(a)}` and "
+            f"`x2.shape={tuple(b)}`."
         )
     batch = shapes.broadcast_shapes(tuple(a[:-2]), tuple(b[:-2]))
     out = list(batch) + [a[-2], b[-1]]
