@@ -16,7 +16,7 @@ from kerasmini.trainers.epoch_iterator import EpochIterator
 
 
 def _epoch(iterator):
-    return [batch for _, batch in iterator]
+    return [batch for _, _, batches in iterator for batch in batches]
 
 
 def test_epoch_iterator_batches_in_order_without_shuffle():
@@ -43,7 +43,7 @@ def test_shuffle_is_deterministic_under_a_seed():
         return np.concatenate(_epoch_x(EpochIterator(np.arange(20), shuffle=True)))
 
     def _epoch_x(it):
-        return [b[0] for _, b in it]
+        return [b[0] for _, _, batches in it for b in batches]
 
     assert order().tolist() == order().tolist()
 
@@ -124,3 +124,29 @@ def test_concatenate_batches_of_dicts_and_lists():
     pairs = data_adapter_utils.concatenate_batches([[np.zeros(1), np.ones(2)],
                                               [np.zeros(2), np.ones(1)]])
     assert [p.shape for p in pairs] == [(3,), (3,)]
+
+
+def test_epoch_iterator_groups_batches_by_steps_per_execution():
+    it = EpochIterator(np.arange(10), batch_size=2, steps_per_execution=2)
+    items = [(begin, end, [b[0].tolist() for b in batches])
+             for begin, end, batches in it]
+    assert items == [(0, 1, [[0, 1], [2, 3]]), (2, 3, [[4, 5], [6, 7]]),
+                     (4, 4, [[8, 9]])]
+    assert it.num_batches == 5  # what the progress bar counts: batches
+
+
+def test_epoch_iterator_peek_reads_shapes_without_taking_a_batch():
+    def generator():
+        for i in range(3):
+            yield np.full((2, 1), i), np.zeros(2)
+
+    it = EpochIterator(generator())
+    assert it.peek()[0].shape == (2, 1)
+    assert [int(b[0][0, 0]) for _, _, batches in it for b in batches] == [0, 1, 2]
+    arrays = EpochIterator(np.arange(10), batch_size=4, shuffle=True)
+    assert arrays.peek()[0].tolist() == [0, 1, 2, 3]  # no shuffle, no draw
+
+
+def test_epoch_iterator_refuses_a_bad_steps_per_execution():
+    with pytest.raises(ValueError, match="steps_per_execution"):
+        EpochIterator(np.zeros(3), steps_per_execution=0)

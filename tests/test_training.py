@@ -296,3 +296,130 @@ def test_dropout_is_active_in_training_steps_only():
         test.append(model.test_on_batch(X, y))
     assert train[0] != train[1]
     assert test[0] == test[1]
+
+
+# ------------------------------------------------ steps_per_execution
+class BatchEnds(keras.callbacks.Callback):
+    def __init__(self):
+        super().__init__()
+        self.begins, self.ends = [], []
+
+    def on_train_batch_begin(self, batch, logs=None):
+        self.begins.append(batch)
+
+    def on_train_batch_end(self, batch, logs=None):
+        self.ends.append(batch)
+
+
+def trained_weights(steps_per_execution, run_eagerly=False, epochs=2):
+    keras.utils.set_random_seed(3)
+    model = compiled(run_eagerly=run_eagerly,
+                     steps_per_execution=steps_per_execution)
+    ends = BatchEnds()
+    history = model.fit(X, Y, epochs=epochs, batch_size=8, shuffle=False,
+                        verbose=0, callbacks=[ends])
+    return model, ends, history
+
+
+@pytest.mark.parametrize("run_eagerly", [False, True])
+def test_steps_per_execution_trains_exactly_as_one_step_per_call(run_eagerly):
+    one, _, history_one = trained_weights(1, run_eagerly)
+    three, _, history_three = trained_weights(3, run_eagerly)
+    for a, b in zip(one.get_weights(), three.get_weights()):
+        np.testing.assert_allclose(a, b, rtol=1e-5, atol=1e-6)
+    np.testing.assert_allclose(history_one.history["loss"],
+                               history_three.history["loss"], rtol=1e-5)
+    assert int(three.optimizer.iterations.numpy()) == 10  # 5 batches, 2 epochs
+
+
+def test_steps_per_execution_calls_back_every_nth_batch_with_its_range():
+    _, ends, _ = trained_weights(2, epochs=1)  # 5 batches: [0, 1] [2, 3] [4]
+    assert ends.begins == [0, 2, 4]
+    assert ends.ends == [1, 3, 4]
+
+
+def test_steps_per_execution_records_its_steps_in_one_graph():
+    one, _, _ = trained_weights(1, epochs=1)
+    three, _, _ = trained_weights(3, epochs=1)  # lists of 3 batches, then 2
+    assert three.train_function.trace_count == 2
+
+    def matmuls(graph):  # forward and backward of both Dense layers, per step
+        return sum(step[3] == "matmul" for step in graph.steps)
+
+    (single,) = one.train_function.graphs.values()
+    counts = sorted(matmuls(graph) for graph in three.train_function.graphs.values())
+    assert counts == [2 * matmuls(single), 3 * matmuls(single)]
+
+
+def test_evaluate_and_predict_honour_steps_per_execution():
+    one, _, _ = trained_weights(1, epochs=1)
+    four, _, _ = trained_weights(4, epochs=1)
+    np.testing.assert_allclose(one.evaluate(X, Y, batch_size=8, verbose=0),
+                               four.evaluate(X, Y, batch_size=8, verbose=0),
+                               rtol=1e-5)
+    predicted = four.predict(X, batch_size=8, verbose=0)
+    assert predicted.shape == (40, 2)
+    np.testing.assert_allclose(predicted, one.predict(X, batch_size=8, verbose=0),
+                               rtol=1e-5, atol=1e-6)
+    assert four.predict_function.trace_count == 2  # lists of 4 batches, then 1
+
+
+def test_steps_per_execution_must_be_a_positive_integer():
+    with pytest.raises(ValueError, match="steps_per_execution"):
+        mlp().compile(optimizer="sgd", loss="mse", steps_per_execution=0)
+
+
+# ------------------------------------------------ _symbolic_build
+def test_fit_builds_optimizer_loss_and_metrics_before_the_first_batch():
+    model = keras.Sequential([layers.Dense(8), layers.Dense(2)])  # no Input
+    model.compile(optimizer="adam", loss="sparse_categorical_crossentropy",
+                  metrics=["accuracy"])
+    seen = {}
+
+    class Look(keras.callbacks.Callback):
+        def on_train_begin(self, logs=None):
+            seen["built"] = self.model.built
+            seen["optimizer"] = [v.path for v in self.model.optimizer.variables]
+            seen["loss"] = self.model._compile_loss.built
+            seen["metrics"] = self.model._compile_metrics.built
+            seen["steps"] = int(self.model.optimizer.iterations.numpy())
+
+    model.fit(X, Y, epochs=1, verbose=0, callbacks=[Look()])
+    assert seen["built"] and seen["loss"] and seen["metrics"]
+    assert seen["steps"] == 0
+    # iteration and learning_rate, then Adam's two slots for each of 4 weights
+    assert len(seen["optimizer"]) == 2 + 2 * 4
+
+
+def test_symbolic_build_computes_nothing_and_records_no_node():
+    model = mlp()
+    model.compile(optimizer="sgd", loss="sparse_categorical_crossentropy")
+    before = [w.copy() for w in model.get_weights()]
+    nodes = [len(layer._inbound_nodes) for layer in model.layers]
+    model._symbolic_build(data_batch=(X, Y))
+    assert model.optimizer.built and model._compile_loss.built
+    assert [len(layer._inbound_nodes) for layer in model.layers] == nodes
+    for a, b in zip(before, model.get_weights()):
+        np.testing.assert_array_equal(a, b)
+    assert int(model.optimizer.iterations.numpy()) == 0
+
+
+def test_symbolic_build_does_not_consume_a_generator_batch():
+    def batches():
+        for i in range(5):
+            yield X[8 * i:8 * i + 8], Y[8 * i:8 * i + 8]
+
+    model = mlp()
+    model.compile(optimizer="sgd", loss="sparse_categorical_crossentropy")
+    model.fit(batches(), epochs=1, verbose=0)
+    assert int(model.optimizer.iterations.numpy()) == 5
+
+
+def test_train_on_batch_reports_that_batch_alone():
+    model = compiled()
+    first = model.train_on_batch(X[:8], Y[:8], return_dict=True)
+    model.set_weights(model.get_weights())
+    alone = model.test_on_batch(X[8:16], Y[8:16], return_dict=True)
+    again = model.test_on_batch(X[8:16], Y[8:16], return_dict=True)
+    assert alone == again  # metrics reset by each call, as in Keras
+    assert set(first) == {"loss", "accuracy"}

@@ -42,12 +42,13 @@ ALT = {
     },
     "01_codebase_map": {
         "e13415a6": (
-            "Horizontal bar chart with one bar per kerasmini module, grouped and "
-            "coloured by package (backend, engine, ops, layers, the top-level "
-            "modules, optimizers, callbacks, saving, utils, book, datasets, "
-            "metrics, models, random), giving its lines of code. A dashed line "
-            "marks 400 lines: most modules stay well under it and only a few "
-            "of the largest cross it."
+            "Dot chart of kerasmini's files by lines of code: one row per "
+            "folder (or top-level module), from the lowest floor at the top "
+            "(api_export.py, tree.py, backend/) to the highest at the bottom "
+            "(models/, book/), one dot per file, coloured by floor. A dashed "
+            "line marks 400 lines: most dots sit well left of it, and the few "
+            "to its right are the tables (backend, ops, losses), the large "
+            "classes (engine, trainers, models) and some of the book's tools."
         ),
         "05f50905": (
             "Graph of kerasmini's floors: each box is a folder or a group of "

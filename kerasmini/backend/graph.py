@@ -267,12 +267,17 @@ def _reuse_key(primitive, ins, params):
 
 
 def _only_arrays(args, kwargs):
-    """The arrays of a call ``f(x, y)`` or ``f((x, y))`` holding NumPy arrays
-    only (in flattening order), else ``None``."""
+    """The arrays of a call ``f(x, y)``, ``f((x, y))`` or ``f([(x, y), ...])``
+    (fit's list of batches) holding NumPy arrays only (in flattening order),
+    else ``None``."""
     if kwargs:
         return None
     if len(args) == 1 and type(args[0]) is tuple:
         args = args[0]
+    elif len(args) == 1 and type(args[0]) is list and args[0]:
+        if not all(type(batch) is tuple for batch in args[0]):
+            return None
+        args = [leaf for batch in args[0] for leaf in batch]
     for arg in args:
         if type(arg) is not np.ndarray:
             return None

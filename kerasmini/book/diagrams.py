@@ -359,13 +359,15 @@ def plot_call_steps(fn=None):
     return dot
 
 
-def plot_tape(tape):
+def plot_tape(tape, rankdir="TB"):
     """Draw what a ``GradientTape`` recorded: one box per primitive call, in
     record order, with arrows from the values it read (variables, arrays, the
     outputs of earlier calls) to the value it produced.
 
     Walking these arrows backwards from the loss is exactly what
-    :meth:`~kerasmini.GradientTape.gradient` does.
+    :meth:`~kerasmini.GradientTape.gradient` does. The records run top to
+    bottom (``rankdir="TB"``), so a long forward pass stays as narrow as a
+    page's column; ``rankdir="LR"`` lays them out left to right.
 
     >>> import numpy as np
     >>> import kerasmini as keras
@@ -378,7 +380,7 @@ def plot_tape(tape):
       #0 square(w)
       #1 sum(#0)
     """
-    dot = new_digraph("tape", rankdir="LR")
+    dot = new_digraph("tape", rankdir=rankdir, nodesep="0.25", ranksep="0.3")
     produced = {}  # id(output) -> record number
     leaves = {}  # id(value) -> node id of a variable or an array
     lines = []
@@ -388,8 +390,8 @@ def plot_tape(tape):
                  style="rounded,filled", fillcolor=FILL_NODE)
         names = []
         for arg in record.args:
-            if id(arg) in produced:
-                dot.edge(f"rec_{produced[id(arg)]}", rid)
+            if id(arg) in produced:  # the chain of records runs straight down
+                dot.edge(f"rec_{produced[id(arg)]}", rid, weight="4")
                 names.append(f"#{produced[id(arg)]}")
                 continue
             if getattr(arg, "__kerasmini_variable__", False):

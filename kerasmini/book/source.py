@@ -158,6 +158,9 @@ class SourceView:
 
     Attributes:
         key: the table key used for the links.
+        name: what the listing shows, named in its header: the qualified
+            name of the object whose source it is (``Trainer._make_function``),
+            never the key, which may name the Keras counterpart instead.
         path: the file, relative to the repository (``kerasmini/...``).
         first_line: the file line number of the first line shown.
         source: the source text shown (dedented).
@@ -170,8 +173,9 @@ class SourceView:
     ('kerasmini/layers/core/dense.py', 'def call(self, inputs):')
     """
 
-    def __init__(self, key, path, first_line, source, links):
+    def __init__(self, key, path, first_line, source, links, name=None):
         self.key = key
+        self.name = key if name is None else name
         self.path = path
         self.first_line = first_line
         self.source = source
@@ -196,7 +200,7 @@ class SourceView:
         return f"{self.path}:{self.first_line}-{self.last_line}"
 
     def __repr__(self) -> str:
-        lines = [f"# {self.location} ({self.key})", self.source.rstrip("\n")]
+        lines = [f"# {self.location} ({self.name})", self.source.rstrip("\n")]
         lines += self.links
         return "\n".join(lines)
 
@@ -212,7 +216,7 @@ class SourceView:
         code = highlight(self.source, PythonLexer(), formatter)
         header = (
             '<div class="kerasmini-source-header">'
-            f"{html.escape(self.location)} &nbsp;<b>{html.escape(self.key)}</b></div>"
+            f"{html.escape(self.location)} &nbsp;<b>{html.escape(self.name)}</b></div>"
         )
         return (
             '<div class="kerasmini-source">' + theme_style(code) + header + code
@@ -460,7 +464,8 @@ def show_source(obj, key: str | None = None, lines=None) -> SourceView:
         key: the :data:`~kerasmini.book.keras_sources.KERAS_SOURCES` key for
             the links; defaults to the qualified name (``"Layer.__call__"``).
             A key that is not in the table gives no links (the source is
-            still shown).
+            still shown). The key only chooses the links: the listing's
+            header always names the code shown (``obj``'s qualified name).
         lines: ``(start, end)``, 1-based and inclusive, counted from the
             first line of ``obj``'s source, to show an excerpt. Either end
             may be a marker string instead: ``start`` is the first line that
@@ -482,6 +487,10 @@ def show_source(obj, key: str | None = None, lines=None) -> SourceView:
     # 4. Call build (once).
     self._maybe_build(inputs)
     <BLANKLINE>
+    >>> from kerasmini.trainers.trainer import Trainer
+    >>> view = show_source(Trainer._make_function, key="Model.make_train_function")
+    >>> view.name, view.key
+    ('Trainer._make_function', 'Model.make_train_function')
     """
     target = _unwrap(obj)
     try:
@@ -504,9 +513,11 @@ def show_source(obj, key: str | None = None, lines=None) -> SourceView:
         source_lines = source_lines[start - 1:end]
         first_line += start - 1
     source = textwrap.dedent("".join(source_lines))
+    name = _default_key(obj)
     if key is None:
-        key = _default_key(obj)
-    return SourceView(key, relative_path(filename), first_line, source, _Links(key))
+        key = name
+    return SourceView(key, relative_path(filename), first_line, source, _Links(key),
+                      name=name)
 
 
 __all__ = [

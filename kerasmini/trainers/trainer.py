@@ -4,11 +4,13 @@ Keras 3 gives ``Model`` two bases, ``class Model(Trainer, Layer)``: the layer
 that computes and the trainer that drives it (``keras/src/trainers/
 trainer.py``, plus one trainer per backend for the loop itself). kerasmini
 keeps the split with one trainer: ``compile`` records the loss, metrics and
-optimizer; ``fit`` walks the epochs and batches of an
+optimizer; ``fit`` builds what is still unbuilt from the shapes of one batch
+(``_symbolic_build``), walks the epochs of an
 :class:`~kerasmini.trainers.epoch_iterator.EpochIterator` and calls
-``train_function``, which is :meth:`Trainer.train_step` traced once by
+``train_function`` on each list of ``steps_per_execution`` batches: a loop of
+:meth:`Trainer.train_step` over the list, traced once by
 :func:`kerasmini.function` (unless ``run_eagerly``) and replayed for every
-later batch.
+later list of the same shapes.
 
 >>> import numpy as np
 >>> import kerasmini as keras
@@ -25,11 +27,13 @@ True
 import warnings
 
 from kerasmini import metrics as metrics_module
-from kerasmini import ops, optimizers
+from kerasmini import ops, optimizers, tree
 from kerasmini.backend import validation
 from kerasmini.backend.graph import function
+from kerasmini.backend.keras_tensor import KerasTensor
 from kerasmini.backend.tape import GradientTape
 from kerasmini.callbacks import CallbackList, pythonify_logs
+from kerasmini.ops.operation import symbolic_scope
 from kerasmini.saving import serialization
 from kerasmini.trainers import fit_checks
 from kerasmini.trainers.compile_utils import CompileLoss, CompileMetrics
@@ -44,6 +48,13 @@ _RAN_OUT_OF_DATA = (
     "dataset or generator can generate at least `steps_per_epoch * epochs` "
     "batches.")
 
+
+
+def _to_symbolic(value):
+    """A KerasTensor with the shape and dtype of an array (``None`` stays)."""
+    if value is None:
+        return None
+    return KerasTensor(value.shape, str(value.dtype))
 
 
 class Trainer:
@@ -67,6 +78,7 @@ class Trainer:
         self.history = None
         self.loss = None
         self.run_eagerly = False
+        self.steps_per_execution = 1
         self._compile_loss = None
         self._compile_metrics = None
         self._loss_tracker = None
@@ -92,9 +104,12 @@ class Trainer:
             weighted_metrics: metrics that also see ``sample_weight``.
             run_eagerly: run ``train_step`` as plain Python instead of
                 tracing it once with :func:`kerasmini.function` and replaying.
-            steps_per_execution, jit_compile, auto_scale_loss: accepted, unused
-                (``steps_per_execution`` must still be an integer >= 1: Keras 3
-                fails in ``fit`` with "range() arg 3 must not be zero").
+            steps_per_execution: how many batches one call of the train (or
+                test, or predict) function runs, inside one traced graph, as
+                Keras 2's ``tf.function`` and Keras 3's TensorFlow and JAX
+                trainers do (its torch trainer refuses more than 1). The
+                callbacks then hear of every ``steps_per_execution``-th batch.
+            jit_compile, auto_scale_loss: accepted, unused.
         """
         validation.check_int(steps_per_execution, "steps_per_execution", minimum=1)
         self.optimizer = optimizers.get(optimizer)
@@ -108,6 +123,7 @@ class Trainer:
                                                    output_names=output_names)
         self._loss_tracker = metrics_module.Mean(name="loss")
         self.run_eagerly = run_eagerly
+        self.steps_per_execution = steps_per_execution
         self.stop_training = False
         self.compiled = True
         self.train_function = self.test_function = self.predict_function = None
@@ -214,12 +230,31 @@ class Trainer:
         return self(x, training=False)
 
     def _make_function(self, step, name):
-        # Graph mode: the first call of each batch shape runs `step` for real
-        # while recording every op; later calls replay the recorded NumPy steps.
-        return step if self.run_eagerly else function(step, name=name)
+        """``step`` on each batch of a list, as one function, traced unless
+        ``run_eagerly``: what ``make_train_function`` and
+        ``make_test_function`` return (``predict`` needs its own).
+
+        The function takes the ``steps_per_execution`` batches the epoch
+        iterator hands out and returns the logs of the last step. Traced, its
+        loop is recorded step after step in one graph, so each replay runs
+        every step of the list for one call, as Keras 2 loops inside its
+        ``tf.function``.
+        """
+
+        def multi_step_on_data(batches):
+            for batch in batches:
+                logs = step(batch)
+            return logs
+
+        if self.run_eagerly:
+            return multi_step_on_data
+        # The first call for each shape of `batches` runs the loop for real
+        # while recording every op; later calls replay the recorded steps.
+        return function(multi_step_on_data, name=name)
 
     def make_train_function(self, force=False):
-        """``train_step`` as called by ``fit`` (traced unless ``run_eagerly``).
+        """``train_step`` as called by ``fit``, ``steps_per_execution``
+        batches per call (traced unless ``run_eagerly``).
 
         A traced step has the trainable variables of its first call baked in,
         so it is traced again when ``trainable`` changed since then: freezing a
@@ -234,17 +269,58 @@ class Trainer:
         return self.train_function
 
     def make_test_function(self, force=False):
-        """``test_step`` as called by ``evaluate``."""
+        """``test_step`` as called by ``evaluate``, built as the train function."""
         if self.test_function is None or force:
             self.test_function = self._make_function(self.test_step, "test_function")
         return self.test_function
 
     def make_predict_function(self, force=False):
-        """``predict_step`` as called by ``predict``."""
-        if self.predict_function is None or force:
-            self.predict_function = self._make_function(self.predict_step,
-                                                        "predict_function")
+        """``predict_step`` on a list of batches, its outputs joined along the
+        batch axis: not ``_make_function``, whose steps return logs (Keras 3's
+        TensorFlow trainer also builds it apart)."""
+        if self.predict_function is not None and not force:
+            return self.predict_function
+
+        def multi_step_on_data(batches):
+            outputs = [self.predict_step(batch) for batch in batches]
+            if len(outputs) == 1:
+                return outputs[0]
+            return tree.map_structure(
+                lambda *parts: ops.concatenate(parts, axis=0), *outputs)
+
+        self.predict_function = multi_step_on_data if self.run_eagerly else \
+            function(multi_step_on_data, name="predict_function")
         return self.predict_function
+
+    def _symbolic_build(self, iterator=None, data_batch=None):
+        """Build the model, the compiled loss and metrics, and the optimizer
+        before the first batch (Keras 3's ``Trainer._symbolic_build``).
+
+        Only the shapes and dtypes of one batch are used: they become
+        KerasTensors, the model is called on them in a symbolic scope (every
+        unbuilt layer builds; nothing is computed, no node is recorded), the
+        compiled loss and metrics are matched to the outputs, and the
+        optimizer makes its state for the trainable variables.
+        """
+        model_unbuilt = not all(layer.built for layer in self._flatten_layers())
+        loss_unbuilt = self._compile_loss is not None and not self._compile_loss.built
+        metrics_unbuilt = (self._compile_metrics is not None
+                           and not self._compile_metrics.built)
+        if model_unbuilt or loss_unbuilt or metrics_unbuilt:
+            if data_batch is None:
+                data_batch = iterator.peek()
+            data_batch = tree.map_structure(_to_symbolic, data_batch)
+            x, y, _ = data_adapter_utils.unpack_x_y_sample_weight(data_batch)
+            if model_unbuilt:  # a Sequential without an Input makes its graph
+                self._maybe_build(x)
+            with symbolic_scope():
+                y_pred = self(x, training=False)
+            if loss_unbuilt and y is not None:
+                self._compile_loss.build(y, y_pred)
+            if metrics_unbuilt and y is not None:
+                self._compile_metrics.build(y, y_pred)
+        if self.optimizer is not None and not self.optimizer.built:
+            self.optimizer.build(self.trainable_variables)
 
     def fit(self, x=None, y=None, batch_size=None, epochs=1, verbose="auto",
             callbacks=None, validation_split=0.0, validation_data=None, shuffle=True,
@@ -274,11 +350,13 @@ class Trainer:
             (x, y, sample_weight), validation_data = (
                 data_adapter_utils.train_validation_split((x, y, sample_weight),
                                                           validation_split))
-        batches = EpochIterator(
+        epoch_iterator = EpochIterator(
             x, y, sample_weight, batch_size=batch_size, shuffle=shuffle,
-            class_weight=class_weight, steps_per_epoch=steps_per_epoch)
-        callbacks = self._callbacks(callbacks, verbose, batches.num_batches, epochs,
-                                    add_history=True)
+            class_weight=class_weight, steps_per_epoch=steps_per_epoch,
+            steps_per_execution=self.steps_per_execution)
+        self._symbolic_build(iterator=epoch_iterator)
+        callbacks = self._callbacks(callbacks, verbose, epoch_iterator.num_batches,
+                                    epochs, add_history=True)
         self.stop_training = False
         train_function = self.make_train_function()
         callbacks.on_train_begin()
@@ -288,14 +366,14 @@ class Trainer:
         for epoch in range(initial_epoch, epochs):
             self.reset_metrics()
             callbacks.on_epoch_begin(epoch)
-            step = -1
-            for step, batch in batches:
-                callbacks.on_train_batch_begin(step)
-                logs = train_function(batch)
-                callbacks.on_train_batch_end(step, logs)
+            end_step = -1
+            for begin_step, end_step, batches in epoch_iterator:
+                callbacks.on_train_batch_begin(begin_step)
+                logs = train_function(batches)
+                callbacks.on_train_batch_end(end_step, logs)
                 if self.stop_training:
                     break
-            if step < 0:
+            if end_step < 0:
                 warnings.warn(_RAN_OUT_OF_DATA, stacklevel=2)
                 break
             epoch_logs = dict(logs)
@@ -331,17 +409,19 @@ class Trainer:
         """
         self._assert_compile_called()
         fit_checks.check_steps_and_verbose("evaluate", steps, verbose)
-        batches = EpochIterator(x, y, sample_weight, batch_size=batch_size,
-                                steps_per_epoch=steps)
-        callbacks = self._callbacks(callbacks, verbose, batches.num_batches)
+        epoch_iterator = EpochIterator(x, y, sample_weight, batch_size=batch_size,
+                                       steps_per_epoch=steps,
+                                       steps_per_execution=self.steps_per_execution)
+        self._symbolic_build(iterator=epoch_iterator)
+        callbacks = self._callbacks(callbacks, verbose, epoch_iterator.num_batches)
         test_function = self.make_test_function()
         self.reset_metrics()
         callbacks.on_test_begin()
         logs = {}
-        for step, batch in batches:
-            callbacks.on_test_batch_begin(step)
-            logs = test_function(batch)
-            callbacks.on_test_batch_end(step, logs)
+        for begin_step, end_step, batches in epoch_iterator:
+            callbacks.on_test_batch_begin(begin_step)
+            logs = test_function(batches)
+            callbacks.on_test_batch_end(end_step, logs)
         logs = pythonify_logs(logs)
         callbacks.on_test_end(logs)
         return logs if return_dict else self._flatten_metrics_in_order(logs)
@@ -366,38 +446,44 @@ class Trainer:
     def predict(self, x, batch_size=None, verbose="auto", steps=None, callbacks=None):
         """Outputs for ``x``, computed batch by batch with ``training=False``."""
         fit_checks.check_steps_and_verbose("predict", steps, verbose)
-        batches = EpochIterator(x, batch_size=batch_size, steps_per_epoch=steps,
-                                allow_empty=True)
-        callbacks = self._callbacks(callbacks, verbose, batches.num_batches)
+        epoch_iterator = EpochIterator(x, batch_size=batch_size, steps_per_epoch=steps,
+                                       steps_per_execution=self.steps_per_execution,
+                                       allow_empty=True)
+        callbacks = self._callbacks(callbacks, verbose, epoch_iterator.num_batches)
         predict_function = self.make_predict_function()
         callbacks.on_predict_begin()
         outputs = []
-        for step, batch in batches:
-            callbacks.on_predict_batch_begin(step)
-            outputs.append(predict_function(batch))
-            callbacks.on_predict_batch_end(step, {"outputs": outputs[-1]})
+        for begin_step, end_step, batches in epoch_iterator:
+            callbacks.on_predict_batch_begin(begin_step)
+            outputs.append(predict_function(batches))
+            callbacks.on_predict_batch_end(end_step, {"outputs": outputs[-1]})
         callbacks.on_predict_end()
         return data_adapter_utils.concatenate_batches(outputs)
 
     def train_on_batch(self, x, y=None, sample_weight=None, class_weight=None,
                        return_dict=False):
-        """One training step on one batch; returns the logs like ``evaluate``."""
+        """One training step on one batch; returns the logs like ``evaluate``
+        (the metrics of this batch alone: they are reset first, as in Keras)."""
         self._assert_compile_called()
         batch = single_batch(x, y, sample_weight, class_weight)
-        logs = pythonify_logs(self.make_train_function()(batch))
+        self._symbolic_build(data_batch=batch)
+        self.reset_metrics()
+        logs = pythonify_logs(self.make_train_function()([batch]))
         return logs if return_dict else self._flatten_metrics_in_order(logs)
 
     def test_on_batch(self, x, y=None, sample_weight=None, return_dict=False):
-        """One evaluation step on one batch."""
+        """One evaluation step on one batch (metrics reset first)."""
         self._assert_compile_called()
         batch = single_batch(x, y, sample_weight)
-        logs = pythonify_logs(self.make_test_function()(batch))
+        self._symbolic_build(data_batch=batch)
+        self.reset_metrics()
+        logs = pythonify_logs(self.make_test_function()([batch]))
         return logs if return_dict else self._flatten_metrics_in_order(logs)
 
     def predict_on_batch(self, x):
         """The outputs for one batch, as NumPy arrays."""
         batch = single_batch(x, allow_empty=True)
-        outputs = self.make_predict_function()(batch)
+        outputs = self.make_predict_function()([batch])
         return data_adapter_utils.concatenate_batches([outputs])
 
     def get_compile_config(self):

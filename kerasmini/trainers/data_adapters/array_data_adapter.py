@@ -97,6 +97,17 @@ class ArrayDataAdapter:
             else:
                 yield step, map_arrays(lambda a, s=start, e=end: a[s:e], data)
 
+    def peek(self):
+        """The first batch in the order of the data, without starting an
+        epoch (no shuffle, so no random draw): what ``fit`` reads the shapes
+        of to build the model before training.
+
+        >>> ArrayDataAdapter(np.zeros((5, 2)), batch_size=4).peek()[0].shape
+        (4, 2)
+        """
+        end = min(self.batch_size, self.num_samples)
+        return map_arrays(lambda a: a[:end], self.data)
+
     def __repr__(self):
         return (f"<ArrayDataAdapter samples={self.num_samples}, "
                 f"batch_size={self.batch_size}, batches={self.num_batches}>")

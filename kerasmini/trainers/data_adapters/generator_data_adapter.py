@@ -6,6 +6,8 @@
 (True, False)
 """
 
+import itertools
+
 import numpy as np
 
 from kerasmini.trainers.data_adapters.data_adapter_utils import as_batch
@@ -31,6 +33,24 @@ class GeneratorDataAdapter:
         self.num_batches = steps_per_epoch
         self.class_weight = class_weight
         self._yielded = False
+
+    def peek(self):
+        """The generator's next batch, put back in front of it (Keras 3 peeks
+        at a generator the same way, to build the model before training).
+
+        >>> it = GeneratorDataAdapter(iter([(np.zeros((2, 1)),)]))
+        >>> it.peek()[0].shape, [b[0].shape for _, b in it]
+        ((2, 1), [(2, 1)])
+        """
+        try:
+            batch = next(self.iterator)
+        except StopIteration:
+            raise ValueError(
+                "When passing a Python generator to a Keras model, the "
+                "generator must yield at least one batch. Received an "
+                "empty generator.") from None
+        self.iterator = itertools.chain([batch], self.iterator)
+        return as_batch(batch, self.class_weight, source="generator")
 
     def __iter__(self):
         step = 0

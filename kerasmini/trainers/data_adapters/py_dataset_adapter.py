@@ -99,6 +99,10 @@ class PyDatasetAdapter:
                                 allow_none=True) is not None:
             self.num_batches = min(self.num_batches, steps_per_epoch)
 
+    def peek(self):
+        """The dataset's first batch (item 0), without starting an epoch."""
+        return as_batch(self.dataset[0], self.class_weight)
+
     def __iter__(self):
         order = np.arange(len(self.dataset))
         if self.shuffle:
