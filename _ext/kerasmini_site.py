@@ -5,9 +5,52 @@ jupyter-book's extensions add some inline scripts (sphinx-thebe's
 each page is written, with another priority, so Sphinx's own de-duplication keeps
 both copies and the browser stops at the second ``const``. After the build, every
 page keeps only the first copy of each identical ``<script>`` line.
+
+Inline code in a table (the "Keras 2 vs Keras 3" tables) must often wrap in a
+narrow column. Left to the browser, it breaks anywhere, ``train_ste`` then ``p``;
+instead each piece of code gets a break opportunity (``<wbr>``) after ``_``,
+``.``, ``/``, ``(``, ``,`` and ``=``, and the style sheet lets it wrap only there
+(``_static/kerasmini.css``). Only the HTML builders see this: the text of the
+code, which a translation catalog holds, is unchanged.
 """
 
+import re
 from pathlib import Path
+
+from docutils import nodes
+
+# where a piece of code may wrap: after these characters, never inside a name
+_BREAK_AFTER = re.compile(r"(?<=[_./(,=])(?=.)")
+
+
+def breakable_pieces(text):
+    """``text`` cut where it may wrap.
+
+    >>> breakable_pieces("train_step(data)")
+    ['train_', 'step(', 'data)']
+    >>> breakable_pieces("iterations")
+    ['iterations']
+    """
+    return _BREAK_AFTER.split(text)
+
+
+def _code_wraps_between_names(app, doctree, docname):
+    if app.builder.format != "html":
+        return
+    for table in doctree.findall(nodes.table):
+        for literal in list(table.findall(nodes.literal)):
+            if len(literal.children) != 1 or not isinstance(literal[0], nodes.Text):
+                continue
+            pieces = breakable_pieces(literal.astext())
+            if len(pieces) < 2:
+                continue
+            children = []
+            for number, piece in enumerate(pieces):
+                if number:
+                    children.append(nodes.raw("", "<wbr>", format="html"))
+                children.append(nodes.Text(piece))
+            literal.children = []
+            literal.extend(children)
 
 
 def _drop_repeated_scripts(app, exception):
@@ -28,5 +71,6 @@ def _drop_repeated_scripts(app, exception):
 
 
 def setup(app):
+    app.connect("doctree-resolved", _code_wraps_between_names)
     app.connect("build-finished", _drop_repeated_scripts)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

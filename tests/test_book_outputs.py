@@ -193,3 +193,68 @@ def test_listing_headers_name_the_code_shown(path):
             f"{path.name}: cell {index}: the listing of `{defined}` is headed "
             f"({name}); a header names the code shown (show_source's key only "
             "chooses the Keras links)")
+
+
+# --------------------------------------------------------------------------
+# What the book says about itself, counted rather than typed
+
+
+def test_teachers_page_counts_the_exercises_and_wrong_answers():
+    from exercise_answers import labels
+    from test_exercise_checks import WRONG
+
+    text = (ROOT / "teachers.md").read_text(encoding="utf-8")
+    stated = re.search(r"the book's (\d+) exercises", text)
+    wrong = re.search(r"wrong answers \((\d+) in all\)", text)
+    assert stated and wrong, "teachers.md no longer states the two counts"
+    assert int(stated.group(1)) == len(labels()), (
+        f"teachers.md says {stated.group(1)} exercises; the chapters have "
+        f"{len(labels())}")
+    assert int(wrong.group(1)) == len(WRONG), (
+        f"teachers.md says {wrong.group(1)} wrong answers; "
+        f"tests/test_exercise_checks.py has {len(WRONG)}")
+
+
+def test_no_page_gives_a_fixed_number_of_exercises_per_chapter():
+    counts = {}
+    for path in sorted((ROOT / "chapters").glob("[01][0-9]_*.ipynb")):
+        text = path.read_text(encoding="utf-8")
+        counts[path.stem] = text.count("{exercise}")
+    per_chapter = re.compile(
+        r"\b(one|two|three|four|five|\d+) exercises (per|in each|at the end of "
+        r"(each|every)) chapter", re.IGNORECASE)
+    for page in ("intro.md", "teachers.md", "README.md", "CONTRIBUTING.md"):
+        match = per_chapter.search((ROOT / page).read_text(encoding="utf-8"))
+        assert match is None, (
+            f"{page} says '{match.group(0)}', but the chapters have "
+            f"{sorted(set(counts.values()))} exercises each")
+
+
+# --------------------------------------------------------------------------
+# Code in tables wraps between names, never inside one
+
+
+def test_code_in_tables_gets_break_opportunities_between_names():
+    import sys
+    from types import SimpleNamespace
+
+    from docutils import nodes
+    from docutils.core import publish_doctree
+
+    sys.path.insert(0, str(ROOT / "_ext"))
+    import kerasmini_site
+
+    cell = "``train_step(data)``"
+    border = "+" + "-" * (len(cell) + 2) + "+"
+    doctree = publish_doctree(f"{border}\n| {cell} |\n{border}\n\n"
+                              f"Outside a table: {cell}\n")
+    app = SimpleNamespace(builder=SimpleNamespace(format="html"))
+    kerasmini_site._code_wraps_between_names(app, doctree, "page")
+    in_table, outside = list(doctree.findall(nodes.literal))
+    assert [type(c).__name__ for c in in_table.children] == [
+        "Text", "raw", "Text", "raw", "Text"]
+    assert "".join(c.astext() for c in in_table.children
+                   if isinstance(c, nodes.Text)) == "train_step(data)"
+    assert len(outside.children) == 1
+    assert all(c.astext() == "<wbr>" for c in in_table.children
+               if isinstance(c, nodes.raw))

@@ -187,7 +187,7 @@ ALT = {
     },
     "10_gradients": {
         "f66bf3e8": (
-            "The tape of a small loss, left to right: #0 matmul of a constant "
+            "The tape of a small loss, top to bottom: #0 matmul of a constant "
             "array of shape (3, 2) with the variable w, #1 add of the variable "
             "b, #2 square and #3 mean. Variables are green notes, the constant "
             "is grey, and each recorded op is an orange box numbered in the "
@@ -205,7 +205,7 @@ ALT = {
         ),
         "9021234d": (
             "The tape of one training step of a two-layer Sequential model, "
-            "left to right: #0 matmul of a (4, 3) batch with "
+            "top to bottom: #0 matmul of a (4, 3) batch with "
             "sequential/hidden/kernel, #1 add of the hidden bias, #2 relu, "
             "#3 matmul with sequential/out/kernel, #4 add of the out bias, "
             "#5 subtract of the (4, 1) targets, #6 square, #7 mean and #8 mean: "
@@ -241,10 +241,11 @@ ALT = {
             "Line chart of the binary cross-entropy of a wrong prediction "
             "against the logit of the wrong class, from 0 to 40, computed three "
             "ways. All three rise together in a straight line at first; "
-            "'sigmoid, then log' (thick solid line) stops near 16, where the "
-            "sigmoid rounds to 1 and the log becomes infinite; 'clipped "
-            "probabilities' (dashed) flattens at about 16; 'from logits' "
-            "(dotted) keeps rising to 40."
+            "'sigmoid, then log' (thick solid line) shoots straight up out of "
+            "the top of the plot at 16.75, where the sigmoid rounds to 1 and "
+            "the log becomes infinite, as an arrow labelled 'infinite from "
+            "x = 16.75' points out; 'clipped probabilities' (dashed) flattens "
+            "at about 16; 'from logits' (dotted) keeps rising to 40."
         ),
     },
     "14_capstone": {

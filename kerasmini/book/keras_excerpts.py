@@ -49,7 +49,11 @@ def _e3(path, start, end, contains):
 
 
 _K2_LAYER = "keras/engine/base_layer.py"
+_K2_TRAINING = "keras/engine/training.py"
+_K2_DATA_ADAPTER = "keras/engine/data_adapter.py"
+_K2_OPTIMIZER = "keras/optimizer_v2/optimizer_v2.py"
 _K3 = "keras/src/"
+_K3_TORCH_TRAINER = _K3 + "backend/torch/trainer.py"
 
 KERAS_EXCERPTS: dict[str, Excerpt] = {
     "keras2-call-checks-input-spec": _e2(
@@ -77,6 +81,47 @@ KERAS_EXCERPTS: dict[str, Excerpt] = {
         _K3 + "ops/function.py", 78, 92, "map_graph("),
     "keras3-map-graph-computable": _e3(
         _K3 + "ops/function.py", 355, 377, "computable_tensors"),
+    # part 2 of the book, issue 22 (training): Keras code kerasmini does not
+    # mirror, and the stretches of long definitions the chapters walk
+    "keras2-fit-data-handler": _e2(
+        _K2_TRAINING, 1131, 1148, "data_adapter.get_data_handler("),
+    "keras2-fit-epoch-loop": _e2(
+        _K2_TRAINING, 1172, 1191, "data_handler.enumerate_epochs()"),
+    "keras2-get-data-handler": _e2(
+        _K2_DATA_ADAPTER, 1380, 1383, "def get_data_handler"),
+    "keras2-data-handler-enumerate-epochs": _e2(
+        _K2_DATA_ADAPTER, 1177, 1187, "def enumerate_epochs"),
+    "keras2-data-handler-catch-stop-iteration": _e2(
+        _K2_DATA_ADAPTER, 1209, 1227, "def catch_stop_iteration"),
+    "keras2-train-function": _e2(
+        _K2_TRAINING, 831, 869, "distribute_strategy.run(run_step"),
+    "keras2-reduce-per-replica": _e2(
+        _K2_TRAINING, 2876, 2905, "def reduce_per_replica"),
+    "keras2-respect-compiled-trainable-state": _e2(
+        "keras/engine/training_utils.py", 118, 161,
+        "class RespectCompiledTrainableState"),
+    "keras2-minimize": _e2(_K2_OPTIMIZER, 489, 522, "def minimize"),
+    "keras2-compute-gradients": _e2(
+        _K2_OPTIMIZER, 524, 579, "def _compute_gradients"),
+    "keras2-transform-gradients": _e2(
+        _K2_OPTIMIZER, 476, 487, "def _transform_gradients"),
+    "keras2-distributed-apply": _e2(
+        _K2_OPTIMIZER, 669, 727, "def _distributed_apply"),
+    "keras3-epoch-iterator-next": _e3(
+        _K3 + "trainers/epoch_iterator.py", 140, 150, "def __next__"),
+    "keras3-tf-reduce-per-replica": _e3(
+        _K3 + "backend/tensorflow/trainer.py", 778, 865, "def reduce_per_replica"),
+    "keras3-torch-train-step": _e3(
+        _K3_TORCH_TRAINER, 41, 81, "def train_step"),
+    "keras3-torch-make-train-function": _e3(
+        _K3_TORCH_TRAINER, 112, 130, "def make_train_function"),
+    "keras3-torch-fit-loop": _e3(
+        _K3_TORCH_TRAINER, 233, 272, "self._symbolic_build(iterator=epoch_iterator)"),
+    "keras3-torch-evaluate": _e3(_K3_TORCH_TRAINER, 327, 392, "def evaluate"),
+    "keras3-torch-predict": _e3(_K3_TORCH_TRAINER, 394, 449, "def predict"),
+    "keras3-backend-apply-gradients": _e3(
+        _K3 + "optimizers/base_optimizer.py", 535, 612,
+        "def _backend_apply_gradients"),
 }  # fmt: skip
 
 

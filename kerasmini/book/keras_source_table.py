@@ -49,6 +49,8 @@ _K3_TRAINER = "keras/src/trainers/trainer.py"
 _K2_COMPILE_UTILS = "keras/engine/compile_utils.py"
 _K3_COMPILE_UTILS = "keras/src/trainers/compile_utils.py"
 _K2_LOSSES = "keras/losses.py"
+_K2_DATA_ADAPTER = "keras/engine/data_adapter.py"
+_K3_EPOCH_ITERATOR = "keras/src/trainers/epoch_iterator.py"
 _K3_LOSSES = "keras/src/losses/losses.py"
 
 # Keras 3 trains through a backend Trainer; kerasmini's loop has a GradientTape,
@@ -622,6 +624,40 @@ KERAS_SOURCES: dict[str, KerasSource] = {
     "init_scope": KerasSource(
         _k2("keras/utils/tf_utils.py", 416, 432, "maybe_init_scope"),
         None,
+    ),
+    # part 2 of the book, issue 22 (training): from arrays to batches, the
+    # train function, building before the first batch, evaluate and predict
+    "get_data_adapter": KerasSource(
+        _k2(_K2_DATA_ADAPTER, 971, 988, "select_data_adapter"),
+        _k3("keras/src/trainers/data_adapters/__init__.py", 22, 172),
+    ),
+    "ArrayDataAdapter.__iter__": KerasSource(
+        _k2(_K2_DATA_ADAPTER, 219, 329, "TensorLikeDataAdapter.__init__"),
+        _k3("keras/src/trainers/data_adapters/array_data_adapter.py", 326, 346,
+            "ArrayDataAdapter._get_iterator"),
+    ),
+    "EpochIterator.__init__": KerasSource(
+        _k2(_K2_DATA_ADAPTER, 1083, 1159, "DataHandler.__init__"),
+        _k3(_K3_EPOCH_ITERATOR, 50, 83),
+    ),
+    "EpochIterator.__iter__": KerasSource(
+        _k2(_K2_DATA_ADAPTER, 1229, 1255, "DataHandler.steps"),
+        _k3(_K3_EPOCH_ITERATOR, 105, 134, "EpochIterator._enumerate_iterator"),
+    ),
+    # Keras 2 builds the optimizer's state inside the first apply_gradients
+    # (_create_all_weights, the "Optimizer.build" row); Keras 3 before the
+    # first batch
+    "Trainer._symbolic_build": KerasSource(
+        None,
+        _k3(_K3_TRAINER, 1125, 1205),
+    ),
+    "Model.make_test_function": KerasSource(
+        _k2(_K2_TRAINING, 1282, 1350),
+        _k3(_K3_TF_TRAINER, 259, 262, "TensorFlowTrainer.make_test_function"),
+    ),
+    "Model.make_predict_function": KerasSource(
+        _k2(_K2_TRAINING, 1539, 1608),
+        _k3(_K3_TF_TRAINER, 264, 312, "TensorFlowTrainer.make_predict_function"),
     ),
 }
 
