@@ -6,6 +6,11 @@ each page is written, with another priority, so Sphinx's own de-duplication keep
 both copies and the browser stops at the second ``const``. After the build, every
 page keeps only the first copy of each identical ``<script>`` line.
 
+The cells a chapter's parity scenarios re-run in real Keras
+(``tests/parity/``, recorded in ``kerasmini/book/parity_results.json``) get a
+mark under them, "✓ Keras 3.15.1", linking to the chapter's "verified against
+Keras" line, so a reader sees which cells that line speaks for.
+
 Inline code in a table (the "Keras 2 vs Keras 3" tables) must often wrap in a
 narrow column. Left to the browser, it breaks anywhere, ``train_ste`` then ``p``;
 instead each piece of code gets a break opportunity (``<wbr>``) after ``_``,
@@ -14,10 +19,13 @@ instead each piece of code gets a break opportunity (``<wbr>``) after ``_``,
 code, which a translation catalog holds, is unchanged.
 """
 
+import json
 import re
 from pathlib import Path
 
 from docutils import nodes
+
+from kerasmini.book import parity
 
 # where a piece of code may wrap: after these characters, never inside a name
 _BREAK_AFTER = re.compile(r"(?<=[_./(,=])(?=.)")
@@ -70,7 +78,36 @@ def _drop_repeated_scripts(app, exception):
             page.write_text("".join(kept), encoding="utf-8")
 
 
+_CHAPTER = re.compile(r"chapters/(\d\d)_[^/]*$")
+
+
+def _mark_verified_cells(app, doctree, docname):
+    if app.builder.format != "html":
+        return
+    match = _CHAPTER.match(docname)
+    notebook = Path(app.srcdir) / f"{docname}.ipynb"
+    if match is None or not notebook.exists():
+        return
+    try:
+        line = parity.verified(int(match.group(1)))
+    except ValueError:  # a chapter without scenarios
+        return
+    ids = [cell.get("id") for cell in
+           json.loads(notebook.read_text(encoding="utf-8"))["cells"]]
+    for container in doctree.findall(nodes.container):
+        if container.get("nb_element") != "cell_code":
+            continue
+        index = container.get("cell_index")
+        cell_id = ids[index] if isinstance(index, int) and index < len(ids) else None
+        if cell_id == "parity-verified":
+            container["ids"].append("kerasmini-parity")
+        elif cell_id in line.cells:
+            container.append(nodes.raw(
+                "", parity.badge_html(line, line.cells[cell_id]), format="html"))
+
+
 def setup(app):
+    app.connect("doctree-resolved", _mark_verified_cells)
     app.connect("doctree-resolved", _code_wraps_between_names)
     app.connect("build-finished", _drop_repeated_scripts)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

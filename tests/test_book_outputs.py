@@ -23,10 +23,12 @@ ROOT = Path(__file__).resolve().parent.parent
 # 22, the saving side); until that branch is merged they still show the full
 # stack. Remove this entry when it is.
 PENDING = {"13_saving": "chapter 13's error cells are fixed on the booksave branch"}
-CHAPTERS = [
+CHAPTERS = sorted((ROOT / "chapters").glob("*.ipynb"))
+# for the tests of errors and paths: chapter 13 expected to fail until merged
+WITH_PENDING = [
     pytest.param(path, marks=pytest.mark.xfail(reason=PENDING[path.stem]))
     if path.stem in PENDING else path
-    for path in sorted((ROOT / "chapters").glob("*.ipynb"))
+    for path in CHAPTERS
 ]
 
 # The helpers whose return value is the thing shown: a listing, a drawing, a
@@ -130,7 +132,7 @@ def machine_paths():
     return sorted(p for p in paths if len(p) > 1)
 
 
-@pytest.mark.parametrize("path", CHAPTERS, ids=chapter_id)
+@pytest.mark.parametrize("path", WITH_PENDING, ids=chapter_id)
 def test_outputs_hold_no_machine_path(path):
     mine = machine_paths()
     for index, cell in cells(path):
@@ -145,7 +147,7 @@ def test_outputs_hold_no_machine_path(path):
                     f"absolute path: {where!r}")
 
 
-@pytest.mark.parametrize("path", CHAPTERS, ids=chapter_id)
+@pytest.mark.parametrize("path", WITH_PENDING, ids=chapter_id)
 def test_errors_shown_are_the_error_alone(path):
     for index, cell in cells(path):
         for output in cell.get("outputs", []):

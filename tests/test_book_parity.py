@@ -33,3 +33,50 @@ def test_chapter_shows_its_verified_line(path):
 def test_verified_refuses_a_chapter_without_scenarios():
     with pytest.raises(ValueError, match="No parity scenarios are recorded for chapter 99"):
         verified(99)
+
+
+def registry():
+    """The parity scenarios' registry (tests/parity imports neither library)."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).parent / "parity"))
+    import parity_scenarios
+
+    return parity_scenarios
+
+
+def test_the_cells_a_scenario_names_are_code_cells_of_its_chapter():
+    scenarios = registry()
+    notebooks = {int(path.name[:2]): path for path in CHAPTERS}
+    problems = []
+    for name, cells in scenarios.CELLS.items():
+        chapter = scenarios.CHAPTER[name]
+        nb = json.loads(notebooks[chapter].read_text())
+        code = {c.get("id") for c in nb["cells"] if c["cell_type"] == "code"}
+        problems += [f"{name}: no code cell {cell!r} in {notebooks[chapter].name}"
+                     for cell in cells if cell not in code]
+    assert not problems, "\n".join(problems)
+
+
+def test_the_recorded_cells_are_the_registry_s():
+    scenarios = registry()
+    expected = {}
+    for name, cells in scenarios.CELLS.items():
+        entry = expected.setdefault(str(scenarios.CHAPTER[name]), {})
+        for cell in cells:
+            entry.setdefault(cell, []).append(name)
+    recorded = {chapter: {cell: sorted(names) for cell, names in
+                          entry.get("cells", {}).items()}
+                for chapter, entry in RECORDED.items()}
+    expected = {chapter: {cell: sorted(names) for cell, names in
+                          expected.get(chapter, {}).items()} for chapter in recorded}
+    assert recorded == expected, (
+        "kerasmini/book/parity_results.json is stale: run `make parity`, then "
+        "`python tools/parity_summary.py --write`")
+
+
+def test_most_scenarios_name_the_cells_they_check():
+    scenarios = registry()
+    without = [name for name, cells in scenarios.CELLS.items() if not cells]
+    # a scenario may check what the prose says rather than a cell; keep it rare
+    assert len(without) <= len(scenarios.CELLS) // 8, without

@@ -1235,6 +1235,50 @@ WRONG += [
             self.model.stop_training = True
         self.below = logs["loss"] < self.threshold
         """, "stop at the first one"),
+    Wrong("ch11-group-batches", "the last short group dropped", """
+        group = []
+        for step, batch in enumerate(batches):
+            group.append(batch)
+            if len(group) == steps_per_execution:
+                yield step - len(group) + 1, step, group
+                group = []
+        """, "yield them as a last, shorter group"),
+    Wrong("ch11-group-batches", "every end_step a full group away", """
+        group, step = [], -1
+        for step, batch in enumerate(batches):
+            group.append(batch)
+            if len(group) == steps_per_execution:
+                yield step - len(group) + 1, step, group
+                group = []
+        if group:
+            begin = step - len(group) + 1
+            yield begin, begin + steps_per_execution - 1, group
+        """, "its end_step is the number of its last batch"),
+    Wrong("ch11-group-batches", "steps counted from 1", """
+        group, step = [], 0
+        for step, batch in enumerate(batches, start=1):
+            group.append(batch)
+            if len(group) == steps_per_execution:
+                yield step - len(group) + 1, step, group
+                group = []
+        if group:
+            yield step - len(group) + 1, step, group
+        """, "number the batches from 0"),
+    Wrong("ch11-group-batches", "an exclusive end_step", """
+        group, step = [], -1
+        for step, batch in enumerate(batches):
+            group.append(batch)
+            if len(group) == steps_per_execution:
+                yield step - len(group) + 1, step + 1, group
+                group = []
+        if group:
+            yield step - len(group) + 1, step + 1, group
+        """, "its end_step is the number of its last batch"),
+    Wrong("ch11-group-batches", "slices by index, needing len()", """
+        for begin in range(0, len(batches), steps_per_execution):
+            group = list(batches[begin:begin + steps_per_execution])
+            yield begin, begin + len(group) - 1, group
+        """, "a generator too"),
 ]
 
 

@@ -18,7 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 RUN = ROOT / "_build" / "parity" / "results.json"
 RECORDED = ROOT / "kerasmini" / "book" / "parity_results.json"
-FIELDS = ("scenarios", "equal", "observations", "known")
+FIELDS = ("scenarios", "equal", "observations", "known", "cells")
 
 
 def summary(run: dict) -> dict:

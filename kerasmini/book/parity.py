@@ -59,6 +59,9 @@ class Verified:
     equal: int
     observations: int
     known: dict = field(default_factory=dict)  # observation -> why it differs
+    # the chapter's code cells the scenarios re-run: cell id -> scenario names
+    # (the website marks each such cell; the sentence itself stays the same)
+    cells: dict = field(default_factory=dict)
 
     def sentences(self) -> list:
         same = ("all behave the same" if self.equal == self.scenarios
@@ -104,4 +107,23 @@ def verified(chapter: int, path=RESULTS) -> Verified:
     return Verified(chapter=chapter, keras_version=results["keras_version"],
                     backend=results["backend"], scenarios=entry["scenarios"],
                     equal=entry["equal"], observations=entry["observations"],
-                    known=dict(entry.get("known", {})))
+                    known=dict(entry.get("known", {})),
+                    cells={cell: list(names)
+                           for cell, names in entry.get("cells", {}).items()})
+
+
+def badge_html(line: Verified, names) -> str:
+    """The mark the website puts under a cell that ``names`` re-run in Keras.
+
+    Language-free on purpose (a tick and a version: the translated editions
+    share it); it links to the chapter's verified line, and its tooltip names
+    the scenarios (``tests/parity/``).
+
+    >>> html = badge_html(Verified(11, "3.15.1", "torch", 1, 1, 2),
+    ...                   ["ch11_fit_history"])
+    >>> "Keras 3.15.1" in html and 'title="ch11_fit_history"' in html
+    True
+    """
+    title = ", ".join(names)
+    return ('<p class="kerasmini-verified"><a href="#kerasmini-parity" '
+            f'title="{title}">&#10003; Keras {line.keras_version}</a></p>')

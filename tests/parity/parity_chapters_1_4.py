@@ -19,7 +19,8 @@ from parity_registry import (
 @scenario(1, known={
     "Module": "Keras 3 has no public Module class (chapter 8's table: kerasmini "
               "keeps Keras 2's tf.Module role)",
-    "Functional": "Keras 3 does not export Functional (keras.src.models.functional)"})
+    "Functional": "Keras 3 does not export Functional (keras.src.models.functional)"},
+          cells=("8e39df38", "62c61348"))
 def ch01_public_names(keras):
     names = ["Layer", "Model", "Functional", "Sequential", "Input", "Variable",
              "name_scope", "KerasTensor", "Module"]
@@ -33,7 +34,8 @@ def ch01_public_names(keras):
 
 
 @scenario(1, known={"Sequential<Functional": "chapter 8's table: Keras 3's Sequential "
-                                             "is a Model holding a Functional"})
+                                             "is a Model holding a Functional"},
+          cells=("a10a0326",))
 def ch01_class_chain(keras):
     functional = functional_class(keras)
     return {"Sequential<Functional": issubclass(keras.Sequential, functional),
@@ -44,7 +46,7 @@ def ch01_class_chain(keras):
 
 # -- chapter 2: Variable and name_scope -------------------------------------------
 
-@scenario(2)
+@scenario(2, cells=("9e614a1d", "b6667acc"))
 def ch02_variable_assign(keras):
     fresh(keras)
     v = keras.Variable(np.zeros(3), name="v")
@@ -58,13 +60,13 @@ def ch02_variable_assign(keras):
             "trainable": v.trainable}
 
 
-@scenario(2)
+@scenario(2, cells=("9e614a1d",))
 def ch02_variable_dtype(keras):
     fresh(keras)
     return {"dtype": str(keras.Variable(np.zeros(3), name="v").dtype)}
 
 
-@scenario(2)
+@scenario(2, cells=("5b3b86e0",))
 def ch02_name_scope_paths(keras):
     fresh(keras)
     with keras.name_scope("encoder"):
@@ -74,7 +76,7 @@ def ch02_name_scope_paths(keras):
     return {"kernel": [kernel.name, kernel.path], "unnamed": [unnamed.name, unnamed.path]}
 
 
-@scenario(2)
+@scenario(2, cells=("1c33ad01", "3ad8be4c"))
 def ch02_layer_tracks_variables(keras):
     # The book's Module tracking, shown on a Layer (Keras 3 tracks in Layer).
     fresh(keras)
@@ -108,7 +110,7 @@ def ch02_layer_tracks_variables(keras):
             "count": mlp.count_params()}
 
 
-@scenario(2)
+@scenario(2, cells=("1c33ad01",))
 def ch02_layer_tracks_variable_attribute(keras):
     fresh(keras)
 
@@ -151,7 +153,8 @@ def simple_dense(keras):
 
 
 @scenario(3, known={"private lists": "chapter 3's table: Keras 3 keeps weights in a "
-                                     "Tracker, not in _trainable_weights lists"})
+                                     "Tracker, not in _trainable_weights lists"},
+          cells=("88034a00", "87ee296b", "6fb64c2b"))
 def ch03_simple_dense(keras):
     fresh(keras)
     SimpleDense = simple_dense(keras)
@@ -168,7 +171,7 @@ def ch03_simple_dense(keras):
             "count_params": layer.count_params(), "second name": second.name}
 
 
-@scenario(3)
+@scenario(3, cells=("88034a00", "8c1b42ed"))
 def ch03_auto_names(keras):
     fresh(keras)
     made = [keras.layers.Dense(2), keras.layers.Dense(2), keras.layers.Dropout(0.1),
@@ -184,7 +187,7 @@ def ch03_auto_names(keras):
     return {"names": names}
 
 
-@scenario(3)
+@scenario(3, cells=("93d9c334", "d1e86c27"))
 def ch03_trainable_flag(keras):
     fresh(keras)
 
@@ -209,7 +212,7 @@ def ch03_trainable_flag(keras):
 
 # -- chapter 4: lazy building and InputSpec -------------------------------------------
 
-@scenario(4)
+@scenario(4, cells=("2f911bba",))
 def ch04_lazy_dense(keras):
     fresh(keras)
     a, b = keras.layers.Dense(3), keras.layers.Dense(3)
@@ -223,7 +226,7 @@ def ch04_lazy_dense(keras):
     return seen
 
 
-@scenario(4)
+@scenario(4, cells=("21d923b9",))
 def ch04_build_receives(keras):
     fresh(keras)
     got = []
@@ -240,7 +243,7 @@ def ch04_build_receives(keras):
     return {"build args": got}
 
 
-@scenario(4)
+@scenario(4, cells=("1477e644", "2d9d685f"))
 def ch04_input_spec_errors(keras):
     fresh(keras)
     dense = keras.layers.Dense(3)
@@ -253,7 +256,7 @@ def ch04_input_spec_errors(keras):
     return seen
 
 
-@scenario(4)
+@scenario(4, cells=("667d61eb", "c21f5627"))
 def ch04_rank_one_input(keras):
     fresh(keras)
     fresh_dense = keras.layers.Dense(3)
@@ -261,7 +264,7 @@ def ch04_rank_one_input(keras):
     return {"rank 1 error": error, "rank 1 built": fresh_dense.built}
 
 
-@scenario(4)
+@scenario(4, cells=("988fa67d", "3491b4c8"))
 def ch04_input_spec_per_input(keras):
     fresh(keras)
 

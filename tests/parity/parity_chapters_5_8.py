@@ -22,7 +22,7 @@ from parity_registry import (
 
 # -- chapter 5: eager, symbolic and training calls -------------------------------------
 
-@scenario(5)
+@scenario(5, cells=("e030547c", "c0020534"))
 def ch05_eager_and_symbolic(keras):
     fresh(keras)
     dense = keras.layers.Dense(3, name="dense")
@@ -37,7 +37,7 @@ def ch05_eager_and_symbolic(keras):
     return seen
 
 
-@scenario(5)
+@scenario(5, cells=("936ee2f8",))
 def ch05_symbolic_custom_layer(keras):
     # A layer without compute_output_shape: both libraries infer the output by
     # running call on stand-ins (which ones differs: not observed here).
@@ -56,7 +56,7 @@ def ch05_symbolic_custom_layer(keras):
             "eager": to_numpy(keras, eager).tolist(), "built": twice.built}
 
 
-@scenario(5)
+@scenario(5, cells=("54b0930c", "51a9b461"))
 def ch05_python_list_input(keras):
     # Both refuse Python numbers as a layer's input: arrays only.
     fresh(keras)
@@ -66,7 +66,7 @@ def ch05_python_list_input(keras):
             "array": list(dense(np.ones((1, 4), "float32")).shape)}
 
 
-@scenario(5)
+@scenario(5, cells=("ff44c7f4", "f69d5bc8", "5656e18a", "be97c3c5"))
 def ch05_training_flag_propagates(keras):
     fresh(keras)
     log = []
@@ -104,7 +104,7 @@ def ch05_training_flag_propagates(keras):
 
 # -- chapter 6: KerasTensor and Node ---------------------------------------------------
 
-@scenario(6)
+@scenario(6, cells=("cd443346", "bf0c5340", "dc1e5cc3", "b9a5a99f"))
 def ch06_keras_tensor(keras):
     fresh(keras)
     x = keras.Input(shape=(4,), name="x")
@@ -117,7 +117,8 @@ def ch06_keras_tensor(keras):
 
 
 @scenario(6, known={"iterate_inbound": "chapter 6's table: Keras 3's Node has no "
-                                       "iterate_inbound (use parent_nodes)"})
+                                       "iterate_inbound (use parent_nodes)"},
+          cells=("5aed0316", "809fb67d", "ca6259f0", "8624cb10"))
 def ch06_shared_layer_nodes(keras):
     fresh(keras)
     x = keras.Input(shape=(4,), name="x")
@@ -144,7 +145,7 @@ def ch06_shared_layer_nodes(keras):
 
 @scenario(6, known={"get_output_at": "chapter 6 teaches Keras 2's "
                    "Layer.get_output_at/get_input_at, which kerasmini keeps; "
-                   "Keras 3 removed them"})
+                   "Keras 3 removed them"}, cells=("acbd20bb",))
 def ch06_get_output_at(keras):
     fresh(keras)
     a, b = keras.Input(shape=(4,), name="a"), keras.Input(shape=(4,), name="b")
@@ -158,7 +159,7 @@ def ch06_get_output_at(keras):
             "output of a shared layer": error_of(lambda: shared.output)}
 
 
-@scenario(6)
+@scenario(6, cells=("f8269361",))
 def ch06_two_outputs(keras):
     fresh(keras)
 
@@ -186,7 +187,7 @@ def diamond(keras):
     return keras.Model(x, out, name="diamond")
 
 
-@scenario(7)
+@scenario(7, cells=("e82c08a6", "e8793f01"))
 def ch07_diamond_graph(keras):
     fresh(keras)
     model = diamond(keras)
@@ -199,7 +200,7 @@ def ch07_diamond_graph(keras):
             "input names": [t.name for t in model.inputs]}
 
 
-@scenario(7)
+@scenario(7, cells=("5d9b8e58",))
 def ch07_diamond_outputs(keras):
     fresh(keras)
     model = diamond(keras)
@@ -209,7 +210,7 @@ def ch07_diamond_outputs(keras):
             "predict": model.predict(batch, verbose=0).tolist()}
 
 
-@scenario(7)
+@scenario(7, cells=("eb5e175a",))
 def ch07_nested_model(keras):
     fresh(keras)
     encoder_in = keras.Input(shape=(3,), name="encoder_in")
@@ -224,7 +225,7 @@ def ch07_nested_model(keras):
             "code history": history(code), "summary": summary_figures(outer)}
 
 
-@scenario(7)
+@scenario(7, cells=("c115ceed", "65493944", "cc79bd34"))
 def ch07_dicts_and_lists(keras):
     fresh(keras)
     title = keras.Input(shape=(2,), name="title")
@@ -244,7 +245,7 @@ def ch07_dicts_and_lists(keras):
             "disconnected": error_of(lambda: keras.Model(title, priority))}
 
 
-@scenario(7)
+@scenario(7, cells=("ch07-extractor",))
 def ch07_feature_extractor(keras):
     fresh(keras)
     model = diamond(keras)
@@ -261,7 +262,7 @@ def ch07_feature_extractor(keras):
 
 @scenario(7, known={"input_names": "chapter 7 prints Keras 2's "
                    "Model.input_names, which kerasmini keeps; Keras 3's "
-                   "Functional has no such attribute"})
+                   "Functional has no such attribute"}, cells=("65493944",))
 def ch07_input_names(keras):
     fresh(keras)
     title = keras.Input(shape=(2,), name="title")
@@ -274,7 +275,7 @@ def ch07_input_names(keras):
             "input layer names": [model.get_layer(n).name for n in ("title", "body")]}
 
 
-@scenario(7)
+@scenario(7, cells=("499a1fbe",))
 def ch07_duplicate_names(keras):
     fresh(keras)
     t = keras.Input(shape=(2,), name="t")
@@ -304,7 +305,7 @@ def ch07_get_config(keras):
 # -- chapter 8: Model and Sequential ----------------------------------------------------
 
 @scenario(8, known={"isinstance": "chapter 8's table: Keras 3's Sequential is not "
-                                  "a Functional"})
+                                  "a Functional"}, cells=("de138bf7", "b55e6c97"))
 def ch08_model_is_functional(keras):
     fresh(keras)
     x = keras.Input(shape=(3,), name="x")
@@ -320,7 +321,8 @@ def ch08_model_is_functional(keras):
 
 
 @scenario(8, known={"own graph": "chapter 8's table: Keras 3's Sequential keeps "
-                                 "its graph in a Functional, self._functional"})
+                                 "its graph in a Functional, self._functional"},
+          cells=("00b6d232", "3d343862"))
 def ch08_sequential_add(keras):
     fresh(keras)
     model = keras.Sequential()
@@ -342,7 +344,7 @@ def ch08_sequential_add(keras):
     return seen
 
 
-@scenario(8)
+@scenario(8, cells=("9749b42f", "80356f0e", "ebe9118f", "c6c54630"))
 def ch08_deferred_sequential(keras):
     fresh(keras)
     lazy = keras.Sequential([keras.layers.Dense(4, name="first"),
@@ -359,7 +361,7 @@ def ch08_deferred_sequential(keras):
     return seen
 
 
-@scenario(8)
+@scenario(8, cells=("5a65985c", "1806511a", "1f47fb1c"))
 def ch08_subclassed_model(keras):
     fresh(keras)
 
@@ -381,7 +383,7 @@ def ch08_subclassed_model(keras):
     return seen
 
 
-@scenario(8)
+@scenario(8, cells=("c6c54630",))
 def ch08_built_flags_and_shapes(keras):
     fresh(keras)
     inner = keras.Sequential([keras.layers.Dense(4, activation="relu"),
@@ -401,7 +403,7 @@ def ch08_built_flags_and_shapes(keras):
                 lambda: keras.layers.Dense(2).count_params())}
 
 
-@scenario(8)
+@scenario(8, cells=("00b6d232", "ebe9118f"))
 def ch08_input_tensor_names(keras):
     fresh(keras)
     model = keras.Sequential()
@@ -413,7 +415,7 @@ def ch08_input_tensor_names(keras):
             "built by a call": [t.name for t in lazy.inputs]}
 
 
-@scenario(8)
+@scenario(8, cells=("ch08-two-towers",))
 def ch08_two_towers(keras):
     fresh(keras)
 

@@ -36,7 +36,7 @@ def rounded(values, digits=6):
 
 # -- chapter 9: ops, on arrays and on KerasTensors ----------------------------------
 
-@scenario(9)
+@scenario(9, cells=("46b94e28",))
 def ch09_ops_on_arrays(keras):
     ops = keras.ops
     a = np.arange(6, dtype="float32").reshape(2, 3) / 4.0
@@ -48,7 +48,7 @@ def ch09_ops_on_arrays(keras):
             "relu dtype": str(to_numpy(keras, ops.relu(a)).dtype)}
 
 
-@scenario(9)
+@scenario(9, cells=("46b94e28",))
 def ch09_ops_on_keras_tensors(keras):
     fresh(keras)
     ops = keras.ops
@@ -66,7 +66,7 @@ def ch09_ops_on_keras_tensors(keras):
             for name, t in specs.items()}
 
 
-@scenario(9)
+@scenario(9, cells=("e1ff86f4", "40a75627"))
 def ch09_ops_between_layers(keras):
     fresh(keras)
     x = keras.Input(shape=(4,), name="x")
@@ -84,7 +84,7 @@ def ch09_ops_between_layers(keras):
 
 # -- chapter 10: gradients ----------------------------------------------------------
 
-@scenario(10, tol=1e-5)
+@scenario(10, tol=1e-5, cells=("82f24c03", "29fd8122"))
 def ch10_dense_gradients(keras):
     fresh(keras)
     dense = keras.layers.Dense(2, activation="tanh", name="dense")
@@ -100,7 +100,7 @@ def ch10_dense_gradients(keras):
             "shapes": [list(kernel_grad.shape), list(bias_grad.shape)]}
 
 
-@scenario(10, tol=1e-5)
+@scenario(10, tol=1e-5, cells=("1509d25e", "29fd8122"))
 def ch10_broadcast_gradient(keras):
     # A (3,) bias added to a (4, 3) batch: its gradient sums over the batch.
     fresh(keras)
@@ -140,7 +140,7 @@ def classification_data():
     return x, y
 
 
-@scenario(11, tol=1e-4)
+@scenario(11, tol=1e-4, cells=("c6748994", "10e3dea5"))
 def ch11_fit_history(keras):
     model = small_classifier(keras)
     model.compile(optimizer=keras.optimizers.Adam(0.01),
@@ -158,7 +158,7 @@ def ch11_fit_history(keras):
             "evaluate": [float(v) for v in model.evaluate(x, y, verbose=0)]}
 
 
-@scenario(11)
+@scenario(11, cells=("1b5c1e37", "3dd27d30"))
 def ch11_callback_order(keras):
     model = small_classifier(keras)
     model.compile(optimizer="sgd", loss="mse")
@@ -178,7 +178,7 @@ def ch11_callback_order(keras):
     return {"calls": calls}
 
 
-@scenario(11, tol=1e-5)
+@scenario(11, tol=1e-5, cells=("2b4df955", "9fa41505"))
 def ch11_frozen_layer(keras):
     model = small_classifier(keras)
     model.get_layer("hidden").trainable = False
@@ -193,9 +193,77 @@ def ch11_frozen_layer(keras):
             "optimizer variables": len(model.optimizer.variables)}
 
 
+@scenario(11, cells=("ch11-built-at-train-begin",))
+def ch11_built_before_the_first_batch(keras):
+    fresh(keras)
+    model = keras.Sequential([keras.layers.Dense(8, activation="relu"),
+                              keras.layers.Dense(1)])
+    model.compile(optimizer=keras.optimizers.Adam(0.02), loss="mse")
+    seen = {"after compile": [model.built, model.optimizer.built]}
+
+    class Look(keras.callbacks.Callback):
+        def on_train_begin(self, logs=None):
+            optimizer = self.model.optimizer
+            seen["on_train_begin"] = [
+                self.model.built, optimizer.built, len(optimizer.variables),
+                int(np.asarray(to_numpy(keras, optimizer.iterations)))]
+
+    x, y = classification_data()
+    model.fit(x, y[:, None].astype("float32"), epochs=1, verbose=0,
+              callbacks=[Look()])
+    return seen
+
+
+@scenario(11, tol=1e-5, cells=("ch11-evaluate-predict-hooks",))
+def ch11_evaluate_and_predict_loops(keras):
+    model = small_classifier(keras)
+    model.compile(optimizer="sgd",
+                  loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+    x, y = classification_data()
+    calls = []
+
+    class Recorder(keras.callbacks.Callback):
+        pass
+
+    for hook in ("on_test_begin", "on_test_end", "on_test_batch_begin",
+                 "on_test_batch_end", "on_predict_begin", "on_predict_end",
+                 "on_predict_batch_begin", "on_predict_batch_end"):
+        setattr(Recorder, hook, lambda self, *args, _h=hook, **kw: calls.append(
+            [_h] + [a for a in args[:1] if isinstance(a, int)]))
+    results = model.evaluate(x, y, batch_size=8, verbose=0, return_dict=True,
+                             callbacks=[Recorder()])
+    predictions = model.predict(x[:5], verbose=0, callbacks=[Recorder()])
+    return {"calls": calls, "keys": sorted(results),
+            "loss": float(results["loss"]), "predictions": list(predictions.shape),
+            "optimizer built by evaluate": model.optimizer.built}
+
+
+@scenario(11, known={"steps_per_execution=4": "Keras 3's torch trainer refuses "
+                     "more than one step per call (its make_train_function); "
+                     "kerasmini loops over them inside the traced function, as "
+                     "the TensorFlow and JAX trainers do"},
+          cells=("ch11-steps-per-execution",))
+def ch11_steps_per_execution(keras):
+    model = small_classifier(keras)
+    model.compile(optimizer="sgd", steps_per_execution=4,
+                  loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+    x, y = classification_data()
+    ends = []
+
+    class Ends(keras.callbacks.Callback):
+        def on_train_batch_end(self, batch, logs=None):
+            ends.append(batch)
+
+    error = error_of(lambda: model.fit(x, y, batch_size=4, epochs=1, shuffle=False,
+                                       verbose=0, callbacks=[Ends()]))
+    return {"compiled steps_per_execution": model.steps_per_execution,
+            "steps_per_execution=4": [error, ends]}
+
+
 @scenario(12, tol=1e-5, known={"config keys": "kerasmini's optimizers leave out "
                                 "Keras 3's EMA, gradient accumulation and loss "
-                                "scaling, and their config keys"})
+                                "scaling, and their config keys"},
+          cells=("d31d36ea", "b2e85897", "8ec98359"))
 def ch12_adam_slots(keras):
     fresh(keras)
     kernel = keras.Variable(np.ones((2, 2), "float32"), name="kernel")
@@ -212,7 +280,7 @@ def ch12_adam_slots(keras):
                 "weight_decay", "clipnorm", "clipvalue", "global_clipnorm"))}
 
 
-@scenario(12, tol=1e-5)
+@scenario(12, tol=1e-5, cells=("c7c0871d", "639e38ac"))
 def ch12_losses(keras):
     labels = np.array([[0.0, 1.0, 0.0], [1.0, 0.0, 0.0]], "float32")
     logits = np.array([[1.0, 2.0, -1.0], [60.0, -60.0, 0.0]], "float32")
@@ -231,7 +299,7 @@ def ch12_losses(keras):
     }
 
 
-@scenario(12, tol=1e-6)
+@scenario(12, tol=1e-6, cells=("42506843", "15d193a7"))
 def ch12_stateful_metrics(keras):
     metrics = keras.metrics
     accuracy = metrics.SparseCategoricalAccuracy()
@@ -248,7 +316,7 @@ def ch12_stateful_metrics(keras):
             "weighted mean": float(to_numpy(keras, mean.result()))}
 
 
-@scenario(12)
+@scenario(12, cells=("666abf4e",))
 def ch12_add_loss(keras):
     fresh(keras)
 
@@ -265,9 +333,42 @@ def ch12_add_loss(keras):
             "after two calls": [float(to_numpy(keras, v)) for v in layer.losses]}
 
 
+
+@scenario(12, tol=1e-6, cells=("ch12-clip-decay-run",))
+def ch12_clipping_and_weight_decay(keras):
+    fresh(keras)
+    updated = {}
+    for label, options in (("plain", {}), ("clipnorm", {"clipnorm": 1.0}),
+                           ("clipvalue", {"clipvalue": 1.0}),
+                           ("global_clipnorm", {"global_clipnorm": 1.0}),
+                           ("weight_decay", {"weight_decay": 0.5})):
+        w = keras.Variable(np.array([3.0, 4.0], "float32"), name="w")
+        gradient = keras.ops.convert_to_tensor(np.array([3.0, 4.0], "float32"))
+        keras.optimizers.SGD(learning_rate=0.1, **options).apply_gradients(
+            [(gradient, w)])
+        updated[label] = rounded(to_numpy(keras, w))
+    return updated
+
+
+@scenario(12, cells=("ch12-minimize", "d31d36ea"))
+def ch12_slots_on_the_first_apply(keras):
+    model = small_classifier(keras)
+    adam = keras.optimizers.Adam(0.01)
+    x, _ = classification_data()
+    weights = model.trainable_weights
+    seen = {"before": len(adam.variables), "after each step": []}
+    for _ in range(2):
+        grads = gradients(keras, lambda: keras.ops.mean(keras.ops.square(model(x))),
+                          weights)
+        adam.apply_gradients(zip([keras.ops.convert_to_tensor(g) for g in grads],
+                                 weights))
+        seen["after each step"].append(len(adam.variables))
+    seen["iterations"] = int(np.asarray(to_numpy(keras, adam.iterations)))
+    return seen
+
 # -- chapter 13: saving --------------------------------------------------------------
 
-@scenario(13)
+@scenario(13, cells=("cb25bb20", "03b05f91", "3fdfe5b7"))
 def ch13_configs(keras):
     fresh(keras)
     dense = keras.layers.Dense(3, activation="relu", name="dense")
@@ -279,7 +380,7 @@ def ch13_configs(keras):
             "clone": [type(clone).__name__, clone.name, clone.units]}
 
 
-@scenario(13)
+@scenario(13, cells=("61304083", "94d7fb48", "ab346d80"))
 def ch13_registry(keras):
     fresh(keras)
 
@@ -305,7 +406,7 @@ def archive_contents(keras, model):
         return names, config, metadata, weights
 
 
-@scenario(13)
+@scenario(13, cells=("15cfbecd", "76c9d7a8", "305b8e26"))
 def ch13_inside_a_keras_file(keras):
     fresh(keras)
     model = keras.Sequential([keras.Input((4,)), keras.layers.Dense(3, name="hidden"),
@@ -322,7 +423,7 @@ def ch13_inside_a_keras_file(keras):
             "h5 paths": sorted(groups)}
 
 
-@scenario(13)
+@scenario(13, cells=("22f66450",))
 def ch13_safe_mode(keras):
     fresh(keras)
     x = keras.Input((2,))
@@ -335,7 +436,7 @@ def ch13_safe_mode(keras):
 
 # -- chapter 14: the capstone CNN ----------------------------------------------------
 
-@scenario(14, tol=1e-5)
+@scenario(14, tol=1e-5, cells=("f48ea921", "3c58475d"))
 def ch14_cnn(keras):
     fresh(keras)
     model = keras.Sequential([

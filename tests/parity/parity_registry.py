@@ -2,9 +2,12 @@
 
 A scenario is a function of the ``keras`` module (``import kerasmini as keras``
 or the real ``keras``) returning JSON-able observations, a dict from an
-observation name to a value. ``@scenario(chapter, known=..., xfail=...)``
-records it with the chapter it checks, the observations that differ on purpose
-(each with its reason) or, for an expected failure, the precise difference.
+observation name to a value. ``@scenario(chapter, known=..., xfail=...,
+cells=...)`` records it with the chapter it checks, the observations that
+differ on purpose (each with its reason) or, for an expected failure, the
+precise difference, and the ids of the chapter's code cells whose behaviour it
+re-runs in both libraries (the website marks those cells "✓ Keras 3.15.1";
+a scenario about what the prose states, not a cell, names none).
 This module imports neither library, so the real-Keras subprocess can load it.
 
 >>> error_of(lambda: int("x"))
@@ -20,15 +23,18 @@ CHAPTER = {}
 KNOWN = {}
 XFAIL = {}
 TOLERANCE = {}  # scenario -> absolute/relative tolerance for its floats
+CELLS = {}  # scenario -> ids of the chapter's code cells it re-runs
 
 
-def scenario(chapter, known=None, xfail=None, tol=1e-6):
-    """Register a scenario for ``chapter`` (documented differences in ``known``)."""
+def scenario(chapter, known=None, xfail=None, tol=1e-6, cells=()):
+    """Register a scenario for ``chapter`` (documented differences in ``known``,
+    the chapter's code cells it checks in ``cells``)."""
     def register(fn):
         SCENARIOS[fn.__name__] = fn
         CHAPTER[fn.__name__] = chapter
         KNOWN[fn.__name__] = dict(known or {})
         TOLERANCE[fn.__name__] = tol
+        CELLS[fn.__name__] = tuple(cells)
         if xfail:
             XFAIL[fn.__name__] = xfail
         return fn

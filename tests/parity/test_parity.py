@@ -55,13 +55,15 @@ def write_summary():
     for name, outcome in sorted(RECORD.items()):
         entry = chapters.setdefault(str(scenarios.CHAPTER[name]), {
             "scenarios": 0, "compared": 0, "equal": 0, "observations": 0,
-            "known_differences": 0, "known": {}, "xfail": []})
+            "known_differences": 0, "known": {}, "xfail": [], "cells": {}})
         entry["scenarios"] += 1
         entry["compared"] += outcome["compared"]
         entry["equal"] += outcome["equal"]
         entry["observations"] += outcome["observations"]
         entry["known_differences"] += outcome["known"]
         entry["known"].update(scenarios.KNOWN[name])
+        for cell in scenarios.CELLS[name]:
+            entry["cells"].setdefault(cell, []).append(name)
         if name in scenarios.XFAIL:
             entry["xfail"].append(name)
     total = {key: sum(c[key] for c in chapters.values())

@@ -3,6 +3,8 @@
 import numpy as np
 
 import kerasmini as keras
+from kerasmini.trainers.data_adapters.array_data_adapter import ArrayDataAdapter
+from kerasmini.trainers.epoch_iterator import EpochIterator
 
 from ._support import Refuse, exercise, expect, fail
 
@@ -139,3 +141,65 @@ def check_stop_at_loss(callback_class):
             f"{threshold} at epoch {expected}: stop at the first one"))
         details.append(f"stopped after {len(got)} epochs")
     return ", ".join(details)
+
+
+def _groups(group_batches, batches, steps_per_execution):
+    """The answer's items, from a generator of batches (it has no ``len``)."""
+    try:
+        return list(group_batches((batch for batch in batches), steps_per_execution))
+    except TypeError as error:
+        if "len()" in str(error) or "subscriptable" in str(error):
+            fail("group_batches must take any iterable of batches, a generator "
+                 f"too, which has no len() and no indexing ({error}): take the "
+                 "batches one by one with a for loop")
+        raise
+
+
+@exercise("ch11-group-batches", "group_batches")
+def check_group_batches(group_batches):
+    refused = {EpochIterator.__iter__: "EpochIterator.__iter__"}
+    for count, size in ((10, 4), (6, 3), (1, 5), (5, 1)):
+        batches = [(f"batch {i}",) for i in range(count)]
+        where = f"{count} batches, steps_per_execution={size}"
+        with Refuse("ch11-group-batches", refused):
+            got = _groups(group_batches, batches, size)
+        expect(all(isinstance(item, tuple) and len(item) == 3 for item in got),
+               f"{where}: yield (begin_step, end_step, group) triples")
+        flat = [batch for _, _, group in got for batch in group]
+        expect(flat[:len(batches)] == batches[:len(flat)] and len(flat) <= count,
+               f"{where}: the groups must hold the batches once each, in order")
+        expect(len(flat) == count, (
+            f"{where}: the groups hold {len(flat)} batches; the batches ran out "
+            f"with {count - len(flat)} left over: yield them as a last, shorter "
+            "group"))
+        expect(got[0][0] == 0, f"{where}: the first group begins at step "
+               f"{got[0][0]}: number the batches from 0, as the callbacks hear them")
+        sizes = [len(group) for _, _, group in got]
+        want = [min(size, count - start) for start in range(0, count, size)]
+        expect(sizes == want, f"{where}: groups of {sizes} batches, expected {want}")
+        for begin, end, group in got:
+            expect(end == begin + len(group) - 1, (
+                f"{where}: the group that begins at step {begin} holds "
+                f"{len(group)} batch(es), so its end_step is the number of its "
+                f"last batch, {begin + len(group) - 1}, not {end}"))
+    # and the groups train as fit does with steps_per_execution=3
+    x, y = _data()
+    keras.utils.set_random_seed(0)
+    model, reference = _mlp(), _mlp()
+    reference.set_weights(model.get_weights())
+    for m in (model, reference):
+        m.compile(optimizer=keras.optimizers.SGD(learning_rate=0.05), loss="mse",
+                  steps_per_execution=3)
+    reference.fit(x, y, batch_size=32, epochs=1, shuffle=False, verbose=0)
+    adapter = ArrayDataAdapter(x, y, batch_size=32)
+    train_function = model.make_train_function()
+    ranges = []
+    with Refuse("ch11-group-batches", refused):
+        for begin, end, group in group_batches((b for _, b in adapter), 3):
+            train_function(group)
+            ranges.append(f"{begin}-{end}")
+    for mine, ref in zip(model.get_weights(), reference.get_weights()):
+        expect(np.allclose(mine, ref, atol=1e-5), (
+            "training with your groups through the train function does not end "
+            "where fit(..., steps_per_execution=3) does"))
+    return "7 batches of fit: " + " ".join(ranges)
