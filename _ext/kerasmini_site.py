@@ -27,8 +27,10 @@ from docutils import nodes
 
 from kerasmini.book import parity
 
-# where a piece of code may wrap: after these characters, never inside a name
-_BREAK_AFTER = re.compile(r"(?<=[_./(,=])(?=.)")
+# where a piece of code may wrap: after these characters when they follow a
+# letter or digit (not after the leading _ of `_loss_tracker`), and not right
+# before a last piece of one or two characters (`trainer.py` stays whole)
+_BREAK_AFTER = re.compile(r"(?<=\w[_./(,=])(?=.{3})")
 
 
 def breakable_pieces(text):
@@ -36,6 +38,8 @@ def breakable_pieces(text):
 
     >>> breakable_pieces("train_step(data)")
     ['train_', 'step(', 'data)']
+    >>> breakable_pieces("_loss_tracker"), breakable_pieces("trainers/trainer.py")
+    (['_loss_', 'tracker'], ['trainers/', 'trainer.py'])
     >>> breakable_pieces("iterations")
     ['iterations']
     """
