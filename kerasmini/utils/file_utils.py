@@ -287,11 +287,11 @@ def extract_archive(file_path, path=".", archive_format="auto"):
     file_path, path = os.fspath(file_path), os.fspath(path)
     for kind in formats:
         is_kind = tarfile.is_tarfile if kind == "tar" else zipfile.is_zipfile
-        if not is_kind(file_path):
-            continue
-        os.makedirs(path, exist_ok=True)
-        base = os.path.realpath(path)
         try:
+            if not is_kind(file_path):
+                continue
+            os.makedirs(path, exist_ok=True)
+            base = os.path.realpath(path)
             if kind == "tar":
                 with tarfile.open(file_path) as archive:
                     extra = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}
