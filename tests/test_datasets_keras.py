@@ -16,7 +16,6 @@ from data_files import (
     npz_bytes,
     object_array,
     serve,
-    sha256,
     tar_gz,
     word_index_json,
 )
