@@ -80,6 +80,7 @@ def pad_sequences(sequences, maxlen=None, dtype="int32", padding="pre",
                                   owner=OWNER)
     validation.check_choice(padding, "padding", ("pre", "post"), owner=OWNER)
     validation.check_choice(truncating, "truncating", ("pre", "post"), owner=OWNER)
+    _is_string_dtype(dtype)  # a TypeError naming `dtype` if NumPy has no such dtype
     lengths, sample_shape = _lengths_and_sample_shape(sequences)
     if maxlen is None:
         maxlen = max(lengths, default=0)
