@@ -90,7 +90,7 @@ def npz_bytes(**arrays):
 
 def object_array(lists):
     out = np.empty(len(lists), dtype=object)
-    out[:] = [list(x) for x in lists]
+    out[:] = [[int(v) for v in x] for x in lists]  # Python ints, as the real files
     return out
 
 

@@ -245,7 +245,9 @@ def test_text_dataset_split_labels_and_binary(tmp_path, capsys):
         tmp_path, label_mode="binary", validation_split=0.2, subset="both", seed=3,
         batch_size=4)
     assert "Using 8 files for training." in capsys.readouterr().out
-    assert not set(train.file_paths) & set(val.file_paths)
+    train_texts = {t for batch in train for t in batch[0].tolist()}
+    assert len(train_texts) == 8 and not train_texts & set(val[0][0].tolist())
+    assert not hasattr(train, "file_paths")  # as Keras's text datasets
     texts, labels = val[0]
     assert labels.shape == (2, 1) and labels.dtype == np.float32
     for text, label in zip(texts, labels[:, 0]):

@@ -39,8 +39,9 @@ def load_image(path, num_channels, image_size, interpolation, data_format,
     ((2, 3, 3), dtype('float32'), [255.0, 0.0, 0.0])
     """
     mode = {1: "grayscale", 3: "rgb", 4: "rgba"}[num_channels]
-    img = image_utils.load_img(path, color_mode=mode)
-    image = np.asarray(img)
+    image = _libpng_grey(path) if num_channels == 1 else None
+    if image is None:
+        image = np.asarray(image_utils.load_img(path, color_mode=mode))
     if image.ndim == 2:
         image = image[:, :, None]
     if crop_to_aspect_ratio:
@@ -53,6 +54,20 @@ def load_image(path, num_channels, image_size, interpolation, data_format,
     if data_format == "channels_first":
         image = image.transpose(2, 0, 1)
     return image
+
+
+def _libpng_grey(path):
+    """A colour PNG in one channel as TensorFlow's PNG decoder makes it:
+    libpng's integer formula (weights 0.299 and 0.587 in 15-bit fixed point,
+    truncated; grey pixels kept as they are), where Pillow rounds its own
+    weights (one level apart here and there). None for any other file."""
+    with image_utils.pil_image.open(path) as raw:
+        if raw.format != "PNG" or raw.mode in ("1", "L", "LA", "I", "I;16"):
+            return None
+        pixels = np.asarray(raw.convert("RGB")).astype(np.int64)
+    r, g, b = pixels[..., 0], pixels[..., 1], pixels[..., 2]
+    grey = np.where((r == g) & (r == b), r, (r * 9797 + g * 19234 + b * 3737) >> 15)
+    return grey.astype(np.uint8)
 
 
 def _check_image_arguments(color_mode, image_size, interpolation, batch_size,

@@ -97,8 +97,7 @@ def text_dataset_from_directory(
                 [y for _, y in batch], label_mode, num_classes)
 
         dataset = BatchedDataset(samples, make_batch, batch_size, subset_shuffle, seed)
-        dataset.class_names = class_names
-        dataset.file_paths = list(subset_paths)
+        dataset.class_names = class_names  # (Keras gives no file_paths here)
         return dataset
 
     label_list = labels if labels is not None else [None] * len(paths)
