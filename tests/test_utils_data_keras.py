@@ -16,7 +16,6 @@ sets are compared one by one. The loaders read the same small files through
 import os
 import pickle
 import subprocess
-import sys
 import textwrap
 
 import numpy as np
