@@ -92,6 +92,7 @@ benchmark: venv
 # library, re-run them so their stored outputs (which nbval compares) are current.
 notebooks: venv graphviz
 	$(VENV)/bin/jupyter nbconvert --to notebook --execute --inplace chapters/*.ipynb
+	$(VPY) tools/clean_notebooks.py chapters/*.ipynb
 
 # Teachers: nbgrader (requirements-classroom.txt) is installed on first use; readers
 # who only build the book never need it. The course folder is nbgrader's own

@@ -20,13 +20,16 @@ Keras 3's:
 """
 
 
+_CONTAINERS = (list, tuple, dict)
+
+
 def is_nested(structure) -> bool:
     """Whether ``structure`` is a container (list, tuple or dict).
 
     >>> is_nested([1]), is_nested((1, 2)), is_nested({"a": 1}), is_nested(1)
     (True, True, True, False)
     """
-    return isinstance(structure, (list, tuple, dict))
+    return isinstance(structure, _CONTAINERS)
 
 
 def _sorted_keys(mapping):
@@ -51,11 +54,16 @@ def flatten(structure):
     >>> flatten(None)
     [None]
     """
-    if not is_nested(structure):
+    # the common cases first, without a call per leaf: a leaf, and leaves
+    # inside a container (most structures are one flat list or tuple)
+    if not isinstance(structure, _CONTAINERS):
         return [structure]
     leaves = []
     for child in _children(structure):
-        leaves.extend(flatten(child))
+        if isinstance(child, _CONTAINERS):
+            leaves.extend(flatten(child))
+        else:
+            leaves.append(child)
     return leaves
 
 

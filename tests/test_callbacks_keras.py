@@ -6,6 +6,7 @@ backend) running the same scenario."""
 import csv
 import json
 import os
+import zipfile
 
 import numpy as np
 import pytest
@@ -206,6 +207,15 @@ def test_csv_logger_separator_validation_and_append(tmp_path):
 
 
 # ------------------------------------------------------ BackupAndRestore
+def backup_metadata(folder):
+    """The metadata of the backup in ``folder``: what Keras 3.15.1 writes to
+    ``training_metadata.json``, kerasmini keeps in the one archive
+    ``latest.backup.zip`` beside the weights (a deliberate difference: one
+    atomic file, see test_backup_and_restore.py)."""
+    with zipfile.ZipFile(folder / "latest.backup.zip") as archive:
+        return json.loads(archive.read("training_metadata.json"))
+
+
 class Interrupt(callbacks.Callback):
     def on_epoch_begin(self, epoch, logs=None):
         if epoch == 3:
@@ -223,7 +233,7 @@ def test_backup_and_restore_resumes_as_if_never_interrupted(tmp_path):
     with pytest.raises(RuntimeError, match="Interrupting"):
         model.fit(X, y, epochs=6, batch_size=4, shuffle=False, verbose=0,
                   callbacks=[backup, Interrupt()])
-    metadata = json.loads((tmp_path / "backup" / "training_metadata.json").read_text())
+    metadata = backup_metadata(tmp_path / "backup")
     assert metadata == {"epoch": 3, "batch": 0}  # Keras 3.15.1 writes the same
     model.set_weights([np.zeros_like(w) for w in model.get_weights()])  # lost
     history = model.fit(X, y, epochs=6, batch_size=4, shuffle=False, verbose=0,
@@ -249,13 +259,12 @@ def test_backup_and_restore_by_batches_restarts_the_epoch_as_keras(tmp_path):
         model.fit(X, y, epochs=6, batch_size=4, shuffle=False, verbose=0,
                   callbacks=[backup, Interrupt()])
     # Keras 3.15.1: the last save came after batch 1 of epoch 2 (index 2)
-    metadata = json.loads((tmp_path / "b" / "training_metadata.json").read_text())
-    assert metadata == {"epoch": 2, "batch": 1}
+    assert backup_metadata(tmp_path / "b") == {"epoch": 2, "batch": 1}
     history = model.fit(X, y, epochs=6, batch_size=4, shuffle=False, verbose=0,
                         callbacks=[backup])
     assert history.epoch == [2, 3, 4, 5]
     assert int(model.optimizer.iterations.numpy()) == 20  # as in Keras 3.15.1
-    assert (tmp_path / "b" / "latest.weights.h5").exists()
+    assert (tmp_path / "b" / "latest.backup.zip").exists()
 
 
 def test_backup_and_restore_errors(tmp_path):
@@ -268,7 +277,7 @@ def test_backup_and_restore_errors(tmp_path):
     model.compile(optimizer="sgd", loss="mse")
     backup = callbacks.BackupAndRestore(tmp_path / "b", delete_checkpoint=False)
     model.fit(X, X[:, :1], epochs=2, verbose=0, callbacks=[backup])
-    assert (tmp_path / "b" / "latest.weights.h5").exists()
+    assert (tmp_path / "b" / "latest.backup.zip").exists()
     # ... but an unbuilt model cannot take a backup in: kerasmini builds a
     # model on its first step, Keras before on_train_begin
     fresh = keras.Sequential([layers.Dense(1)])

@@ -294,7 +294,254 @@ CASES = [
      "`start_from_epoch` must be an integer >= 0"),
     ("lr_scheduler_none", lambda: keras.callbacks.LearningRateScheduler(None),
      TypeError, "`schedule` must be a function"),
+] + [
+    # --- issue 20. Each comment says what Keras 3.15.1 (torch) does with the
+    # same call: "as Keras" (same type and message), or how kerasmini differs.
+    # Recurrent layers: Keras has no checks (raw IndexError/RuntimeError from
+    # the cell eagerly, nothing symbolically); kerasmini checks both ways.
+    ("rnn_initial_state_count", lambda: layers.LSTM(4)(SEQ, initial_state=[STATE]),
+     ValueError, r"Layer 'lstm.*' \(LSTM\) expects `initial_state` to be a list of "
+     r"2 tensor\(s\).*Received: initial_state with 1 tensor"),
+    ("rnn_initial_state_count_symbolic",
+     lambda: layers.LSTM(4)(keras.Input((5, 3)), initial_state=[keras.Input((4,))]),
+     ValueError, r"list of 2 tensor\(s\), one per state, of shapes "
+     r"\[\(None, 4\), \(None, 4\)\]"),
+    ("rnn_initial_state_too_many",
+     lambda: layers.SimpleRNN(4)(SEQ, initial_state=[STATE, STATE]), ValueError,
+     "Received: initial_state with 2 tensor"),
+    ("rnn_initial_state_shape",
+     lambda: layers.SimpleRNN(4)(SEQ, initial_state=[np.zeros((2, 5), "float32")]),
+     ValueError, r"`initial_state\[0\]` of shape \(batch_size, 4\) = \(2, 4\). "
+     r"Received: initial_state\[0\].shape=\(2, 5\)"),
+    ("rnn_initial_state_batch",
+     lambda: layers.GRU(4)(SEQ, initial_state=[np.zeros((3, 4), "float32")]),
+     ValueError, r"Received: initial_state\[0\].shape=\(3, 4\)"),
+    ("rnn_initial_state_shape_symbolic",
+     lambda: layers.SimpleRNN(4)(keras.Input((5, 3)),
+                                 initial_state=[keras.Input((5,))]),
+     ValueError, r"Received: initial_state\[0\].shape=\(None, 5\)"),
+    ("rnn_mask_shape", lambda: layers.SimpleRNN(4)(SEQ, mask=np.ones((2, 4), bool)),
+     ValueError, r"expects `mask` of shape \(batch_size, timesteps\) = \(2, 5\). "
+     r"Received: mask.shape=\(2, 4\)"),
+    ("rnn_mask_rank", lambda: layers.LSTM(4)(SEQ, mask=np.ones((2, 5, 3), bool)),
+     ValueError, r"Received: mask.shape=\(2, 5, 3\)"),
+    ("rnn_mask_shape_symbolic",
+     lambda: layers.SimpleRNN(4)(keras.Input((5, 3)),
+                                 mask=keras.Input((4,), dtype="bool")),
+     ValueError, r"Received: mask.shape=\(None, 4\)"),
+    # Keras: ValueError "Invalid dtype: str32" from torch's tree code
+    ("rnn_mask_strings",
+     lambda: layers.SimpleRNN(4)(SEQ, mask=np.array([["a"] * 5] * 2)), TypeError,
+     r"expects `mask` of booleans \(or 0/1 numbers\). Received: mask of dtype <U1"),
+    # as Keras's Dense: the input spec set at build (Keras: a matmul error)
+    ("rnn_features_changed", lambda: _built(layers.SimpleRNN(4))(
+        np.zeros((2, 5, 6), "float32")), ValueError,
+     r'Input 0 of layer "simple_rnn.*" is incompatible with the layer: expected '
+     r"axis -1 of input shape to have value 3, but received input with shape "
+     r"\(2, 5, 6\)"),
+    ("rnn_features_changed_symbolic",
+     lambda: _built(layers.GRU(4))(keras.Input((5, 6))), ValueError,
+     r"expected axis -1 of input shape to have value 3.*\(None, 5, 6\)"),
+    # keras.random: Keras raises torch's RuntimeError for negative shapes, an
+    # IndexError for a bad axis, NotImplementedError for normal(dtype="int32")
+    ("random_normal_negative_shape", lambda: keras.random.normal((-1, 3)),
+     ValueError, r"`keras.random.normal`: argument `shape` must be a tuple of "
+     r"non-negative integers.*Received: shape=\(-1, 3\)"),
+    ("random_uniform_negative_shape", lambda: keras.random.uniform((2, -3)),
+     ValueError, r"`keras.random.uniform`: argument `shape`.*shape=\(2, -3\)"),
+    ("random_randint_negative_shape", lambda: keras.random.randint((-2,), 0, 5),
+     ValueError, r"`keras.random.randint`: argument `shape`"),
+    ("random_truncated_normal_negative_shape",
+     lambda: keras.random.truncated_normal((None, -2)), ValueError,
+     r"`keras.random.truncated_normal`: argument `shape`"),
+    ("random_shuffle_axis",
+     lambda: keras.random.shuffle(np.arange(6.0).reshape(2, 3), axis=5), ValueError,
+     r"`keras.random.shuffle`: argument `axis` must be an integer in \[-2, 2\) for "
+     r"`x` of rank 2. Received: axis=5"),
+    # (Keras, symbolically: "A KerasTensor is symbolic ... cannot convert it
+    # to a NumPy array", here and for categorical below)
+    ("random_shuffle_axis_symbolic",
+     lambda: keras.random.shuffle(keras.Input((3,)), axis=-3), ValueError,
+     r"in \[-2, 2\) for `x` of rank 2. Received: axis=-3"),
+    # as Keras (eagerly)
+    ("random_categorical_1d_logits",
+     lambda: keras.random.categorical(np.zeros(3, "float32"), 2), ValueError,
+     r"`logits` should be a 2-D tensor with shape \[batch_size, num_classes\]. "
+     r"Received: logits="),
+    ("random_categorical_3d_logits_symbolic",
+     lambda: keras.random.categorical(keras.Input((2, 3)), 2), ValueError,
+     "`logits` should be a 2-D tensor"),
+    # before: silently zeros. Keras's words for uniform and randint
+    ("random_normal_integer_dtype",
+     lambda: keras.random.normal((2, 3), dtype="int32"), ValueError,
+     r"`keras.random.normal` requires a floating point `dtype`. Received: "
+     "dtype=int32"),
+    ("random_uniform_integer_dtype",
+     lambda: keras.random.uniform((2, 3), dtype="int32"), ValueError,
+     "`keras.random.uniform` requires a floating point `dtype`"),
+    ("random_randint_float_dtype",
+     lambda: keras.random.randint((2,), 0, 3, dtype="float32"), ValueError,
+     "`keras.random.randint` requires an integer `dtype`. Received: dtype=float32"),
+    # Dot: Keras raises IndexError ("tuple index out of range")
+    ("dot_axes_out_of_range", lambda: layers.Dot(axes=5)([np.ones((2, 3))] * 2),
+     ValueError, r"Layer 'dot.*': `axes` must name an axis of each input, in "
+     r"\[-2, 2\) for the first, of shape \(2, 3\). Received: axes=5"),
+    ("dot_axes_out_of_range_symbolic",
+     lambda: layers.Dot(axes=(1, 4))([keras.Input((3,)), keras.Input((3,))]),
+     ValueError, r"for the second, of shape \(None, 3\). Received: axes=\(1, 4\)"),
+    # batch sizes: as Keras (Dot: Keras's batch_dot words)
+    ("dot_batch_sizes", lambda: layers.Dot(axes=1)([np.ones((2, 3)), np.ones((3, 3))]),
+     ValueError, r"Cannot do batch_dot on inputs with different batch sizes. "
+     r"Received inputs with shapes \(2, 3\) and \(3, 3\)"),
+    ("add_batch_sizes", lambda: layers.Add()([np.ones((2, 3)), np.ones((3, 3))]),
+     ValueError, r"Cannot merge tensors with different batch sizes. Received "
+     r"tensors with shapes \[\(2, 3\), \(3, 3\)\]"),
+    ("add_batch_sizes_symbolic",
+     lambda: layers.Add()([keras.Input((3,), batch_size=2),
+                           keras.Input((3,), batch_size=3)]), ValueError,
+     "Cannot merge tensors with different batch sizes"),
+    # a layer built on good inputs, then called with others: Keras raises
+    # torch's RuntimeError from `call` (the check was only in `build`)
+    ("multiply_batch_sizes_second_call",
+     lambda: _called_twice(layers.Multiply(), [np.ones((2, 3)), np.ones((3, 3))]),
+     ValueError, "Cannot merge tensors with different batch sizes"),
+    ("add_batch_sizes_second_call",
+     lambda: _called_twice(layers.Add(), [np.ones((2, 3)), np.ones((3, 3))]),
+     ValueError, "Cannot merge tensors with different batch sizes"),
+    ("concatenate_batch_sizes_second_call",
+     lambda: _called_twice(layers.Concatenate(), [np.ones((2, 3)), np.ones((3, 4))]),
+     ValueError, "A `Concatenate` layer requires inputs with matching shapes except "
+     r"for the concatenation axis. Received: input_shape=\[\(2, 3\), \(3, 4\)\]"),
+    # callbacks: Keras raises AttributeError ("'NoneType' object has no
+    # attribute 'endswith'"), NotADirectoryError; LambdaCallback(5) fails
+    # only in fit ("'int' object is not callable")
+    ("model_checkpoint_none", lambda: keras.callbacks.ModelCheckpoint(None),
+     TypeError, "ModelCheckpoint: argument `filepath` must be a string or a path. "
+     "Received: filepath=None"),
+    ("model_checkpoint_under_a_file", lambda: _checkpoint_under_a_file(), ValueError,
+     r"ModelCheckpoint cannot write '.*a_file.m.keras': '.*a_file' is a file, not "
+     "a folder"),
+    ("lambda_callback_not_callable",
+     lambda: keras.callbacks.LambdaCallback(on_epoch_end=5), TypeError,
+     r"LambdaCallback: argument `on_epoch_end` must be a function \(or None\). "
+     "Received: on_epoch_end=5"),
+    # Keras: "'NoneType' object is not callable" (a functional model); for a
+    # Sequential one Keras's "Only instances of `keras.Layer` can be added"
+    ("clone_function_returns_none",
+     lambda: keras.models.clone_model(_functional(), clone_function=lambda layer: None),
+     ValueError, r"Expected `clone_function` to return a layer .* for layer "
+     "'dense.*'. Received: None"),
+    ("clone_function_returns_none_sequential",
+     lambda: keras.models.clone_model(keras.Sequential([keras.Input((3,)),
+                                                        layers.Dense(2)]),
+                                      clone_function=lambda layer: None),
+     ValueError, "Expected `clone_function` to return a layer"),
+    # Keras: "Cannot convert '(-1, 3)' to a shape. Negative dimensions are
+    # not allowed."; kerasmini names the layer and the weight
+    ("add_weight_negative_shape",
+     lambda: layers.Layer(name="custom").add_weight(shape=(-1, 3), name="w"),
+     ValueError, r"Layer 'custom': the shape of weight 'w' must be a tuple of "
+     r"non-negative integers; negative dimensions are not allowed. Received: "
+     r"shape=\(-1, 3\)"),
+    ("add_weight_negative_shape_in_build",
+     lambda: NegativeWeight()(np.ones((2, 3))), ValueError,
+     r"Layer 'negative_weight.*': the shape of a weight must be a tuple of "
+     "non-negative integers"),
+    # Keras returns the string eagerly; symbolically its words (the error
+    # encountered: "'str' object has no attribute 'shape'")
+    ("layer_returns_string", lambda: ReturnsString()(np.ones((2, 3))), TypeError,
+     r"Layer 'returns_string.*' \(of type ReturnsString\): `call` must return "
+     r"tensors of numbers .* Received: 'abc' \(of type str\)"),
+    ("layer_returns_string_symbolic", lambda: ReturnsString()(keras.Input((3,))),
+     ValueError, "(?s)Could not automatically infer the output shape / dtype of "
+     r"'returns_string.*'.*`call` returned 'abc' \(of type str\), not a tensor"),
+    # silently accepted before. CSVLogger: Keras fails in fit with TypeError
+    # ("expected str, bytes or os.PathLike object, not NoneType")
+    ("csv_logger_none", lambda: keras.callbacks.CSVLogger(None), TypeError,
+     "CSVLogger: argument `filename` must be a string or a path. Received: "
+     "filename=None"),
+    # as Keras
+    ("fit_empty_generator", lambda: _compiled_with().fit(_no_batches(), verbose=0),
+     ValueError, "the generator must yield at least one batch. Received an empty "
+     "generator"),
+    ("predict_empty_generator",
+     lambda: _compiled_with().predict(_no_batches(), verbose=0), ValueError,
+     "Received an empty generator"),
+    # Keras fails later with "The input 'keras_tensor_40' is not optional"
+    ("fit_empty_py_dataset", lambda: _compiled_with().fit(_Batches(0), verbose=0),
+     ValueError, "A PyDataset must have at least one batch. Received: x of type "
+     r"_Batches, with len\(x\)=0"),
+    # as Keras (both sources)
+    ("fit_py_dataset_four_items",
+     lambda: _compiled_with().fit(_Batches(2, items=4), verbose=0), ValueError,
+     r"PyDataset.__getitem__\(\) must return a tuple or a dict. If a tuple, it "
+     r"must be ordered either \(input,\) or \(inputs, targets\) or \(inputs, "
+     r"targets, sample_weights\). Received: a tuple of 4 items"),
+    ("fit_generator_four_items",
+     lambda: _compiled_with().fit(iter([_Batches(1, items=4)[0]]), verbose=0),
+     ValueError, r"Data is expected to be in format `x`, `\(x,\)`, `\(x, y\)`, or "
+     r"`\(x, y, sample_weight\)`, found: a tuple of 4 items"),
+    # Keras fails in fit: "range() arg 3 must not be zero"
+    ("compile_steps_per_execution_zero",
+     lambda: _compiled_with(steps_per_execution=0), ValueError,
+     "Argument `steps_per_execution` must be an integer >= 1. Received: "
+     "steps_per_execution=0"),
 ]
+
+SEQ = np.zeros((2, 5, 3), "float32")
+STATE = np.zeros((2, 4), "float32")
+
+
+def _built(layer):
+    layer(SEQ)
+    return layer
+
+
+def _called_twice(layer, bad_inputs):
+    layer([np.ones(np.shape(bad_inputs[0]))] * 2)  # built on good inputs
+    return layer(bad_inputs)
+
+
+def _functional():
+    x = keras.Input((3,))
+    return keras.Model(x, layers.Dense(2)(layers.Dense(4)(x)))
+
+
+def _checkpoint_under_a_file():
+    import tempfile
+    blocker = os.path.join(tempfile.mkdtemp(), "a_file")
+    open(blocker, "w").close()
+    callback = keras.callbacks.ModelCheckpoint(os.path.join(blocker, "m.keras"))
+    _compiled_with().fit(X, np.zeros((6, 3)), callbacks=[callback], verbose=0)
+
+
+class NegativeWeight(layers.Layer):
+    def build(self, input_shape):
+        self.add_weight(shape=(-1, input_shape[-1]))
+
+    def call(self, x):
+        return x
+
+
+class ReturnsString(layers.Layer):
+    def call(self, x):
+        return "abc"
+
+
+def _no_batches():
+    yield from ()
+
+
+class _Batches(keras.utils.PyDataset):
+    def __init__(self, count, items=2):
+        super().__init__()
+        self.count, self.items = count, items
+
+    def __len__(self):
+        return self.count
+
+    def __getitem__(self, index):
+        return (X, np.zeros((6, 3)), np.ones(6), np.ones(6))[:self.items]
 
 
 def _loss_fit(loss, y):

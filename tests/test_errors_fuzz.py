@@ -284,6 +284,9 @@ CALLBACKS = [
     (keras.callbacks.EarlyStopping, ["monitor", "min_delta", "patience", "mode",
                                      "baseline", "start_from_epoch"]),
     (keras.callbacks.LearningRateScheduler, ["schedule"]),
+    (keras.callbacks.LambdaCallback, ["on_epoch_end", "on_train_begin"]),
+    (keras.callbacks.CSVLogger, ["filename"]),
+    (keras.callbacks.ModelCheckpoint, ["filepath"]),
 ]
 CALLBACK_CASES = [(cls, arg) for cls, args in CALLBACKS for arg in args]
 
@@ -292,9 +295,10 @@ CALLBACK_CASES = [(cls, arg) for cls, args in CALLBACKS for arg in args]
                          ids=[f"{c.__name__}-{a}" for c, a in CALLBACK_CASES])
 @FUZZ_EACH
 @given(value=bad_args)
-def test_callback_arguments(cls, arg, value):
+def test_callback_arguments(cls, arg, value, tmp_path, monkeypatch):
     base = {"schedule": lambda epoch: 0.1} if arg != "schedule" and \
         cls is keras.callbacks.LearningRateScheduler else {}
+    monkeypatch.chdir(tmp_path)  # CSVLogger and ModelCheckpoint write files
     model = classifier("sparse_categorical_crossentropy")
 
     def run():
@@ -310,7 +314,8 @@ def test_callback_arguments(cls, arg, value):
 
 
 @FUZZ
-@given(arg=st.sampled_from(["optimizer", "loss", "metrics", "loss_weights"]),
+@given(arg=st.sampled_from(["optimizer", "loss", "metrics", "loss_weights",
+                            "steps_per_execution"]),
        value=st.one_of(bad_args, st.lists(scalars, max_size=2)))
 def test_compile_arguments(arg, value):
     model = classifier("sparse_categorical_crossentropy")
@@ -322,3 +327,79 @@ def test_compile_arguments(arg, value):
         model.train_on_batch(GOOD_X, GOOD_Y)
 
     no_raw_errors(run)
+
+
+# ------------------------------------- recurrent layers, merges, keras.random
+states = st.one_of(data, st.lists(st.one_of(arrays(), scalars), max_size=3))
+
+
+@FUZZ
+@given(initial_state=states, mask=st.one_of(st.none(), data),
+       kind=st.sampled_from(["SimpleRNN", "LSTM", "GRU"]), symbolic=st.booleans())
+def test_recurrent_initial_state_and_mask(initial_state, mask, kind, symbolic):
+    layer = getattr(layers, kind)(3)
+    if symbolic:  # the shapes of the drawn arrays, as keras.Input
+        def symbolic_twin(x):
+            if isinstance(x, np.ndarray) and x.ndim >= 1 and x.dtype.kind in "biuf":
+                return keras.Input(batch_shape=(None,) + x.shape[1:],
+                                   dtype="bool" if x.dtype == bool else "float32")
+            return x
+        initial_state = [symbolic_twin(x) for x in initial_state] if isinstance(
+            initial_state, list) else symbolic_twin(initial_state)
+        mask = symbolic_twin(mask)
+        sequences = keras.Input((4, 2))
+    else:
+        sequences = np.ones((2, 4, 2), "float32")
+    no_raw_errors(lambda: layer(sequences, initial_state=initial_state, mask=mask))
+
+
+@FUZZ
+@given(features=st.integers(1, 4), steps=st.integers(1, 4))
+def test_recurrent_input_after_build(features, steps):
+    layer = layers.LSTM(2)
+    layer(np.ones((2, 3, 2), "float32"))
+    no_raw_errors(lambda: layer(np.ones((2, steps, features), "float32")))
+
+
+@FUZZ
+@given(axes=st.one_of(bad_args, st.integers(-4, 4),
+                      st.tuples(st.integers(-4, 4), st.integers(-4, 4))),
+       x=st.one_of(data, st.just(np.ones((2, 3, 4)))), y=data)
+def test_dot_axes_and_inputs(axes, x, y):
+    no_raw_errors(lambda: layers.Dot(axes=axes)([x, y]))
+
+
+@FUZZ
+@given(batch_sizes=st.lists(st.integers(1, 3), min_size=2, max_size=3),
+       kind=st.sampled_from(["Add", "Multiply", "Maximum", "Concatenate"]),
+       twice=st.booleans())
+def test_merge_batch_sizes(batch_sizes, kind, twice):
+    layer = getattr(layers, kind)()
+    if twice:  # built on good inputs first
+        layer([np.ones((2, 3), "float32")] * len(batch_sizes))
+    no_raw_errors(lambda: layer([np.ones((b, 3), "float32") for b in batch_sizes]))
+
+
+RANDOM_DRAWS = ["normal", "uniform", "truncated_normal", "randint"]
+
+
+@FUZZ
+@given(fn=st.sampled_from(RANDOM_DRAWS), shape=bad_args,
+       dtype=st.sampled_from([None, "float32", "float64", "int32", "int64", "bool"]))
+def test_random_shapes_and_dtypes(fn, shape, dtype):
+    kwargs = {"dtype": dtype} if dtype is not None else {}
+    args = (0, 5) if fn == "randint" else ()
+    no_raw_errors(lambda: getattr(keras.random, fn)(shape, *args, **kwargs, seed=1))
+
+
+@FUZZ
+@given(x=data, axis=st.one_of(bad_args, st.integers(-4, 4)), samples=bad_args)
+def test_random_shuffle_and_categorical(x, axis, samples):
+    no_raw_errors(lambda: keras.random.shuffle(x, axis=axis, seed=1))
+    no_raw_errors(lambda: keras.random.categorical(x, samples, seed=1))
+
+
+@FUZZ
+@given(shape=bad_args)
+def test_add_weight_shapes(shape):
+    no_raw_errors(lambda: layers.Layer().add_weight(shape=shape))

@@ -419,7 +419,7 @@ def test_load_zip_bomb_member(saved, tmp_path):
     path = tmp_path / "bomb.keras"
     with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         archive.writestr("metadata.json", contents["metadata.json"])
-        archive.writestr("config.json", b" " * (16 << 20) + contents["config.json"])
+        archive.writestr("config.json", b" " * (3 << 20) + contents["config.json"])
         archive.writestr("model.weights.h5", contents["model.weights.h5"])
     with pytest.raises(ValueError, match="decompression bomb"):
         load_model(path)
@@ -500,3 +500,91 @@ def test_model_checkpoint_save_weights_only_writes_weights_file(tmp_path):
     other.load_weights(path)
     assert all(np.array_equal(a, b) for a, b in
                zip(model.get_weights(), other.get_weights()))
+
+
+# ------------------------------------------- bounded before inflating
+def test_load_refuses_a_zip64_directory_of_too_many_members(saved, tmp_path):
+    # more than 65,535 members: the counts are in the Zip64 end record
+    path = tmp_path / "many.keras"
+    with zipfile.ZipFile(path, "w") as archive:
+        for name, data in members(saved).items():
+            archive.writestr(name, data)
+        for i in range(70_000):
+            archive.writestr(f"assets/{i}", b"")
+    with pytest.raises(ValueError, match=r"the archive holds 70003 members \(at most "
+                                         r"10000 are read\)"):
+        load_model(path)
+
+
+def test_load_refuses_a_directory_of_huge_names(saved, tmp_path):
+    contents = members(saved)
+    for i in range(80):
+        contents[f"assets/{i:02d}" + "x" * 60_000] = b""
+    with pytest.raises(ValueError, match=r"the archive's directory takes \d+ bytes "
+                                         r"\(at most 4194304 are read\)"):
+        load_model(write_zip(tmp_path / "names.keras", contents))
+
+
+def test_load_refuses_weights_larger_than_the_model_can_use(saved, tmp_path):
+    # a valid model beside 2 MB of padding in its weights member: more than
+    # its weights, three slots each and HDF5's allowance
+    contents = members(saved)
+    contents["model.weights.h5"] += bytes(2 << 20)
+    with pytest.raises(ValueError, match=r"'model.weights.h5' declares \d+ bytes "
+                                         r"\(limit \d+\)"):
+        load_model(write_zip(tmp_path / "padded.keras", contents))
+
+
+def test_load_reads_a_stored_weights_member_in_place(saved, monkeypatch):
+    # no copy of the member in memory: HDF5 reads the archive on disk
+    inflated = []
+    monkeypatch.setattr(saving_lib.limits, "inflate_member",
+                        lambda *args: inflated.append(args))
+    load_model(saved)
+    assert inflated == []
+
+
+def test_load_a_deflated_archive_inflates_within_the_allowance(saved, tmp_path):
+    path = tmp_path / "deflated.keras"
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as archive:
+        for name, data in members(saved).items():
+            archive.writestr(name, data)
+    restored = load_model(path)
+    for mine, theirs in zip(restored.get_weights(), load_model(saved).get_weights()):
+        np.testing.assert_array_equal(mine, theirs)
+
+
+def test_load_h5_chunks_larger_than_the_dataset_refused(saved, tmp_path):
+    def edit(h5):
+        del h5["layers/dense/vars/1"]
+        h5["layers/dense/vars"].create_dataset("1", shape=(3,), maxshape=(None,),
+                                               chunks=(1 << 20,), dtype="float32")
+
+    with pytest.raises(ValueError, match=r"has chunks \(1048576,\) larger than its "
+                                         r"shape \(3,\)"):
+        load_model(tamper_h5(saved, tmp_path, edit))
+
+
+def test_load_npz_weights_member_reads_only_the_arrays_asked_for(saved, tmp_path,
+                                                                 monkeypatch):
+    model = load_model(saved)
+    buffer = io.BytesIO()
+    with saving_lib.NpzStore(buffer, "w") as store:
+        saving_lib.save_state(model, store)
+        store.arrays["unused/vars/0"] = np.zeros(1000)  # never asked for
+    contents = members(saved)
+    contents.pop("model.weights.h5")
+    contents["model.weights.npz"] = buffer.getvalue()
+    path = write_zip(tmp_path / "npz.keras", contents)
+    read = []
+    original = np.lib.npyio.NpzFile.__getitem__
+
+    def spy(self, key):
+        read.append(key)
+        return original(self, key)
+
+    monkeypatch.setattr(np.lib.npyio.NpzFile, "__getitem__", spy)
+    restored = load_model(path)
+    assert sorted(read) == sorted(k[:-4] for k in zipfile.ZipFile(
+        io.BytesIO(contents["model.weights.npz"])).namelist() if "unused" not in k)
+    assert len(restored.get_weights()) == len(model.get_weights())

@@ -6,7 +6,9 @@ the recorded NumPy steps. A check written in that Python code would see the
 first batch only. A check that is a :class:`~kerasmini.backend.core.Primitive`
 is recorded like any op, so it looks at every batch: a class label ``7`` in
 the tenth batch still raises a clear ``ValueError`` instead of NumPy's
-``IndexError`` (or, for ``-1``, silently reading the last row).
+``IndexError`` (or, for ``-1``, silently reading the last row). A compiled
+step runs a faster twin of the same check (one reduction for integer labels,
+:mod:`kerasmini.backend.fast.kernels`).
 
 >>> import numpy as np
 >>> checked_indices(np.array([0.0, 2.0]), size=3, what="Labels")
@@ -24,23 +26,24 @@ from kerasmini.backend.core import Primitive
 
 def _checked_indices(x, size, what):
     x = np.asarray(x)
-    if x.dtype.kind in "iu":  # the fast path of integer labels: one reduction
-        # read as unsigned, a negative label is huge, so one max finds both ends
-        if not x.size or x.view(f"u{x.dtype.itemsize}").max() < size:
-            return x.astype("int64", copy=False)
-    elif x.dtype.kind in "bf":  # floats: 3-4 NumPy calls
-        if not x.size:
-            return x.astype("int64", copy=False)
-        low, high = x.min(), x.max()  # NaN fails both comparisons
-        if low >= 0 and high < size:
-            indices = x.astype("int64", copy=False)
-            if x.dtype.kind != "f" or (indices == x).all():
-                return indices
-    _explain_bad_indices(x, size, what)
+    if x.dtype.kind not in "biuf":
+        explain_bad_indices(x, size, what)
+    valid = (x >= 0) & (x < size)  # NaN is neither
+    if x.dtype.kind == "f":
+        valid &= x == np.round(x)  # whole numbers only
+    if not valid.all():
+        explain_bad_indices(x, size, what)
+    return x.astype("int64", copy=False)
 
 
-def _explain_bad_indices(x, size, what):
-    """Raise the ``ValueError`` naming the first bad entry of ``x``."""
+def explain_bad_indices(x, size, what):
+    """Raise the ``ValueError`` naming the first bad entry of ``x``.
+
+    >>> explain_bad_indices(np.array([0.0, 1.5]), size=2, what="Labels")
+    Traceback (most recent call last):
+      ...
+    ValueError: Labels must be integers in [0, 2). Received: 1.5 (in an array of shape (2,))
+    """
     expected = f"{what} must be integers in [0, {size})."
     where = f"(in an array of shape {x.shape})"
     if x.dtype.kind not in "biuf":

@@ -235,10 +235,6 @@ class Primitive:
     array([9.])
     """
 
-    # True for an op that writes into its input arrays (``adam_update``): a
-    # traced graph must not reuse a value computed before it (graph.py)
-    writes_in_place = False
-
     def __init__(self, name, forward, stateful=False):
         self.name = name
         self.forward = forward

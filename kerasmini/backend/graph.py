@@ -8,7 +8,9 @@ skip Python entirely and *replay* the steps on the new inputs, which is where
 ``fit``'s speed comes from. While tracing, :func:`executing_eagerly` is False.
 :meth:`Graph.replay` shows what a replay does, step by step; the function
 actually runs :meth:`Graph.compile`'s version of the same steps, written once
-as straight-line Python (``graph.source``).
+as straight-line Python (``graph.source``) by the tracer's fast lane
+(:mod:`kerasmini.backend.fast`), which may run a fused kernel in place of a
+region of steps marked :func:`fusible`.
 
 Variables are read by a step at the point of use and written by a step
 (``assign``), so a replay sees the values of the moment, and random ops draw
@@ -35,6 +37,7 @@ import numpy as np
 
 from kerasmini import tree
 from kerasmini.backend.core import STATE, GraphTensor, is_tensor, value_of
+from kerasmini.backend.fast import codegen
 
 
 class Graph:
@@ -59,6 +62,9 @@ class Graph:
         self._reads = {}  # id(variable) -> slot of its read since the last write
         self._computed = {}  # (primitive, input slots, params) -> output slot
         self._scalar_slots = set()  # outputs that were 0-d when traced
+        self.regions = []  # fusible regions (see fusible)
+        self._region = None  # the region being recorded
+        self.aliases = {}  # slot -> the variable reads whose array it may view
         self.run = None  # the steps compiled to one function (see compile)
         self.source = None  # its Python source, to read
 
@@ -81,6 +87,7 @@ class Graph:
                 slot = self._new_slot()
                 self.steps.append((arg._read, (), slot, "read:" + arg.path))
                 self._reads[id(arg)] = slot
+                self.aliases[slot] = {slot}  # the variable's own array
             return slot
         if isinstance(arg, GraphTensor):
             raise ValueError(
@@ -120,12 +127,13 @@ class Graph:
         self.steps.append((forward, ins, slot, primitive.name))
         if np.ndim(out) == 0:
             self._scalar_slots.add(slot)  # NumPy may return a scalar here
+        for i, value in zip(ins, values):
+            # a view of a variable's array (``w.value``, a reshape) would see
+            # an in-place write to it: a fused kernel's, for instance
+            if i in self.aliases and np.may_share_memory(out, value):
+                self.aliases[slot] = self.aliases.get(slot, set()) | self.aliases[i]
         if key is not None:
             self._computed[key] = slot
-        if primitive.writes_in_place:
-            # an in-place write (Adam's update) changes arrays that earlier
-            # slots hold: nothing recorded before it is reused after it
-            self._computed.clear()
         if primitive.stateful:
             self._stateful_slots.add(slot)
             written = getattr(primitive.forward, "__self__", None)
@@ -133,11 +141,51 @@ class Graph:
                 # an assign returns the variable's new value: later uses of the
                 # variable read this slot instead of a new read step
                 self._reads[id(written)] = slot
+                self.aliases[slot] = {slot}
         return GraphTensor(out, slot, self)
+
+    def open_region(self, fused):
+        """Start recording a fusible region (see :func:`fusible`); ``fused``
+        is the :class:`~kerasmini.backend.fast.kernels.Fused` call that can
+        replace it. Its tensors are read now, before the region."""
+        ins = tuple(self._slot_of(t) for t in fused.tensors)
+        forward = functools.partial(fused.kernel, **fused.params)
+        step = (forward, ins, self._new_slot(), fused.name)
+        self._region = _Region(step, {ins[i] for i in fused.writes},
+                               start=len(self.template))
+        self._region.fused = fused
+        written = [fused.tensors[i] for i in fused.writes]
+        if all(getattr(t, "__kerasmini_variable__", False) for t in written):
+            self._region.before = [(t, t._value) for t in written]
+
+    def close_region(self):
+        """End the fusible region: nothing recorded inside it is reused or
+        read again after it, so the compiler may leave its steps out.
+
+        The traced call then takes the kernel's step too, as every compiled
+        replay will, so a step rounds the same way whether it was traced or
+        replayed (a model resumed from a file, which traces again, goes on
+        exactly as an uninterrupted one). The region's assigns stored new
+        arrays, so the variables' arrays from before it are untouched: they
+        are put back and the kernel runs on them.
+        """
+        region, self._region = self._region, None
+        region.slots = range(region.slots.start, len(self.template))
+        self.regions.append(region)
+        self._reads = {key: slot for key, slot in self._reads.items()
+                       if slot < region.slots.start and slot not in region.writes}
+        self._computed.clear()
+        if region.before is not None:
+            for variable, array in region.before:
+                variable._value = array
+            fused = region.fused
+            fused.kernel(*[value_of(t) for t in fused.tensors], **fused.params)
 
     def prune(self, output_slots):
         """Drop the steps no output and no stateful step depends on."""
         needed = {s for s in output_slots if s is not None}
+        for region in self.regions:  # what a fused kernel reads
+            needed.update(region.step[1])
         kept = []
         for step in reversed(self.steps):
             if step[2] in needed or step[2] in self._stateful_slots:
@@ -165,53 +213,17 @@ class Graph:
             slots[out] = value if isinstance(value, np.ndarray) else np.asarray(value)
         return slots
 
-    def compile(self):
+    def compile(self, fused=True):
         """Write the steps as one Python function of straight-line code.
 
-        :meth:`replay` *interprets* the steps: for each one it looks up the
-        slots, calls ``forward`` and stores the result, about a microsecond
-        of Python per step. Compiling writes the same steps once as source
-        code, one line per step with the slots as local variables, and lets
-        Python compile it, so a replay is one call of ordinary Python (this
-        is what ``tf.function``'s generated graph code is to TensorFlow). It
-        also writes ``del`` after a value's last use, so big intermediates
-        (a gradient) are freed as early as in eager code, and builds the
-        output structure in the return statement. Read it in
-        ``graph.source``; ``run(*inputs)`` gives the outputs.
+        The tracer's fast lane does it (:func:`kerasmini.backend.fast.codegen.
+        compile_graph`): one line per step, the slots as local variables,
+        ``del`` after a value's last use, and with ``fused=True`` (what
+        ``fit`` runs) fused kernels in place of the regions marked
+        :func:`fusible`. Read it in ``graph.source``; ``run(*inputs)`` gives
+        the outputs, as :meth:`replay` does.
         """
-        output_structure, output_slots = self.outputs
-        namespace = {"asarray": np.asarray, "structure": output_structure,
-                     "pack_sequence_as": tree.pack_sequence_as}
-
-        def name(slot):
-            if slot < self.num_inputs or self.template[slot] is None:
-                return f"s{slot}"
-            namespace[f"c{slot}"] = self.template[slot]  # a constant
-            return f"c{slot}"
-
-        last_use = {}
-        for index, (_, ins, _, _) in enumerate(self.steps):
-            for slot in ins:
-                last_use[slot] = index
-        keep = set(output_slots)
-        args = ", ".join(f"s{i}" for i in range(self.num_inputs))
-        lines = [f"def {_identifier(self.name)}({args}):"]
-        for index, (forward, ins, out, op) in enumerate(self.steps):
-            namespace[f"f{index}"] = forward
-            call = f"f{index}({', '.join(name(i) for i in ins)})"
-            used = out in keep or out in last_use
-            if used and out in self._scalar_slots:
-                call = f"asarray({call})"  # eager calls return 0-d arrays
-            lines.append(f"    {'s%d = ' % out if used else ''}{call}  # {op}")
-            dead = sorted({i for i in ins if last_use[i] == index and i not in keep
-                           and name(i).startswith("s")})
-            if dead:
-                lines.append(f"    del {', '.join(f's{i}' for i in dead)}")
-        lines.append(f"    return {_pack_source(output_structure, output_slots, name)}")
-        self.source = "\n".join(lines) + "\n"
-        exec(compile(self.source, f"<kerasmini.function {self.name}>", "exec"),
-             namespace)
-        self.run = namespace[_identifier(self.name)]
+        self.run, self.source = codegen.compile_graph(self, fused=fused)
         return self.run
 
     def __repr__(self):
@@ -221,42 +233,16 @@ class Graph:
         )
 
 
-def _identifier(name):
-    """``name`` as a Python identifier (for the compiled replay function)."""
-    text = "".join(c if c.isalnum() else "_" for c in name)
-    return text if text.isidentifier() else "graph_" + text
+class _Region:
+    """A fusible region: the slots its steps made, the fused step that can
+    replace them, and the slots of the arrays that step writes into."""
 
-
-def _pack_source(structure, slots, name):
-    """Source of an expression building ``structure`` (a result of a traced
-    function) from its output slots: dicts, lists and tuples are written as
-    literals, ``None`` stays ``None``. Other containers (a named tuple)
-    are packed by :func:`tree.pack_sequence_as` at run time."""
-    leaves = iter("None" if s is None else name(s) for s in slots)
-
-    def source(node):
-        if type(node) is dict and all(type(k) is str for k in node):
-            # leaves come in flattening order (sorted keys); keep the dict's order
-            values = {key: source(node[key]) for key in tree._sorted_keys(node)}
-            return "{" + ", ".join(f"{k!r}: {values[k]}" for k in node) + "}"
-        if type(node) in (list, tuple):
-            items = [source(child) for child in node]
-            if type(node) is list:
-                return "[" + ", ".join(items) + "]"
-            return "(" + "".join(item + ", " for item in items) + ")"
-        if tree.is_nested(node):
-            raise _NotALiteral
-        return next(leaves)
-
-    try:
-        return source(structure)
-    except _NotALiteral:
-        flat = ", ".join("None" if s is None else name(s) for s in slots)
-        return f"pack_sequence_as(structure, [{flat}])"
-
-
-class _NotALiteral(Exception):
-    pass
+    def __init__(self, step, writes, start):
+        self.step = step
+        self.writes = writes
+        self.slots = range(start, start)
+        self.fused = None  # the Fused call
+        self.before = None  # (variable, its array before the region) pairs
 
 
 def _reuse_key(primitive, ins, params):
@@ -435,7 +421,54 @@ def is_traced(x) -> bool:
     return isinstance(x, GraphTensor)
 
 
-__all__ = ["Function", "Graph", "current_graph", "function", "is_tensor", "is_traced"]
+@contextlib.contextmanager
+def fusible(offer, *args):
+    """Let the compiled step run a fused kernel in place of this block.
+
+    ``offer(*args)`` describes a kernel that computes what the block
+    computes (a :class:`~kerasmini.backend.fast.kernels.Fused` call), or
+    returns ``None``. It is asked only while a function is being traced:
+    the block's steps are then recorded as usual, as one region of the
+    graph, and the compiler may put the kernel's one step in their place
+    (:mod:`kerasmini.backend.fast.codegen`). Eagerly, the block just runs.
+    This is how ``Optimizer.apply`` lets Adam's update of every variable run
+    as one in-place kernel.
+
+    >>> from kerasmini.backend.fast.kernels import Fused
+    >>> from kerasmini.backend.variables import Variable
+    >>> count = Variable([0.0], name="count")
+    >>> def add_two(c):  # a kernel: what the block does, in one NumPy call
+    ...     np.add(c, 2.0, out=c)
+    >>> def offer():
+    ...     return Fused("add_two", add_two, [count], {}, writes=[0])
+    >>> @function
+    ... def step(x):
+    ...     with fusible(offer):
+    ...         count.assign_add(1.0)
+    ...         count.assign_add(1.0)
+    ...     return x
+    >>> for _ in range(3):
+    ...     _ = step(np.ones(1))
+    >>> print(count.numpy(), [line.split("# ")[1] for line in
+    ...     next(iter(step.graphs.values())).source.splitlines() if "# " in line])
+    [6.] ['read:count', 'add_two']
+    """
+    graph = current_graph()
+    fused = None
+    if graph is not None and graph._region is None:
+        fused = offer(*args)
+    if fused is None:
+        yield
+        return
+    graph.open_region(fused)
+    try:
+        yield
+    finally:
+        graph.close_region()
+
+
+__all__ = ["Function", "Graph", "current_graph", "function", "fusible", "is_tensor",
+           "is_traced"]
 
 
 @contextlib.contextmanager

@@ -181,12 +181,17 @@ _cast_prim = _prim("cast", _cast, _cast_grad)
 def cast(x, dtype):
     """Cast to ``dtype`` (gradients flow between float types only).
 
-    A tensor that already has ``dtype`` is returned as it is (no op recorded).
+    A tensor that already has ``dtype`` is returned as it is (no op recorded);
+    a Python number goes straight to ``dtype``, not through ``floatx``.
 
     >>> cast(np.array([1.7]), "int32")
     array([1], dtype=int32)
+    >>> float(cast(0.9, "float64"))
+    0.9
     """
     dtype = config.standardize_dtype(dtype)
+    if type(x) in (bool, int, float):
+        x = np.asarray(x).astype(dtype)
     if isinstance(x, (np.ndarray, GraphTensor)) and str(x.dtype) == dtype:
         return x
     return _cast_prim(x, dtype=dtype)

@@ -18,6 +18,7 @@ ValueError: Dense: argument `units` must be an integer >= 1. Received: units=0
 """
 
 import numbers
+import os
 
 import numpy as np
 
@@ -209,6 +210,54 @@ def check_shape(shape, name="shape", owner=None):
             raise ValueError(f"{_where(owner)} `{name}` {expected}: negative "
                              "dimensions are not allowed")
     return tuple(None if d is None else int(d) for d in shape)
+
+
+def check_path(path, name, owner=None):
+    """A file path (a string or an ``os.PathLike``) as a string.
+
+    >>> check_path(None, "filename", owner="CSVLogger")
+    Traceback (most recent call last):
+      ...
+    TypeError: CSVLogger: argument `filename` must be a string or a path. Received: ...
+    """
+    if isinstance(path, (str, os.PathLike)):
+        path = os.fspath(path)
+        if isinstance(path, str) and path:
+            return path
+    if isinstance(path, str):
+        raise ValueError(f"{_where(owner)} `{name}` must be a non-empty string or "
+                         f"a path. Received: {name}={path!r}")
+    raise TypeError(
+        f"{_where(owner)} `{name}` must be a string or a path. Received: "
+        f"{name}={path!r} (of type {type(path).__name__})"
+    )
+
+
+def check_folder_of(path, owner):
+    """Create the folder ``path`` will be written in (if missing), or raise a
+    ``ValueError`` naming the file and what is in the way (a file where a
+    folder should be), not a bare ``FileExistsError``.
+
+    >>> import tempfile
+    >>> blocker = os.path.join(tempfile.mkdtemp(), "a_file")
+    >>> open(blocker, "w").close()
+    >>> check_folder_of(os.path.join(blocker, "m.keras"), "ModelCheckpoint")
+    Traceback (most recent call last):
+      ...
+    ValueError: ModelCheckpoint cannot write '...m.keras': '.../a_file' is a file, not ...
+    """
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as error:
+        blocker = folder
+        while blocker and not os.path.exists(blocker):
+            blocker = os.path.dirname(blocker)
+        if blocker and not os.path.isdir(blocker):
+            problem = f"'{blocker}' is a file, not a folder"
+        else:
+            problem = f"cannot create the folder '{folder}' ({error.strerror})"
+        raise ValueError(f"{owner} cannot write '{path}': {problem}.") from error
 
 
 def check_verbose(verbose, owner=None):
@@ -405,20 +454,53 @@ def check_positional_args(rest):
             )
 
 
-def check_weight_shape(shape, name, layer_name):
-    """The shape of a new weight as a tuple of ints (``None``: a scalar).
+def check_layer_outputs(outputs, layer):
+    """Refuse a ``call`` that returned strings or objects (Keras 3 returns
+    them, and a later layer fails on them).
 
-    >>> check_weight_shape([3, 2], "kernel", "dense")
-    (3, 2)
+    >>> from kerasmini.layers import Layer
+    >>> check_layer_outputs(["a"], Layer(name="custom"))
+    Traceback (most recent call last):
+      ...
+    TypeError: Layer 'custom' (of type Layer): `call` must return tensors of numbers (or a ...
     """
-    shape = () if shape is None else shape
+    for out in tree.flatten(outputs):
+        if isinstance(out, (str, bytes)) or getattr(
+                getattr(out, "dtype", None), "kind", "f") in "USO":
+            raise TypeError(
+                f"Layer '{layer.name}' (of type {type(layer).__name__}): `call` "
+                "must return tensors of numbers (or a structure of them). "
+                f"Received: {out!r} (of type {type(out).__name__})"
+            )
+
+
+def weight_shape(shape, layer_name, name=None):
+    """The shape of a new weight, as a tuple of non-negative ints (``None``
+    is a scalar's, ``()``).
+
+    >>> weight_shape([2, 3], "dense"), weight_shape(None, "dense")
+    ((2, 3), ())
+    >>> weight_shape((-1, 3), "dense", "kernel")
+    Traceback (most recent call last):
+      ...
+    ValueError: Layer 'dense': the shape of weight 'kernel' must be a tuple of non-negati...
+    """
+    weight = f"weight '{name}'" if name else "a weight"
+    shape = () if shape is None else shape  # a scalar weight
     try:
-        return tuple(int(d) for d in shape)
+        shape = tuple(int(d) for d in shape)
     except (TypeError, ValueError):
         raise ValueError(
-            f"Layer '{layer_name}': the shape of weight '{name}' must be a tuple "
-            f"of integers. Received: shape={shape!r}"
+            f"Layer '{layer_name}': the shape of {weight} must be a tuple of "
+            f"integers. Received: shape={shape!r}"
         ) from None
+    if any(d < 0 for d in shape):  # Keras 3: "Negative dimensions are not allowed"
+        raise ValueError(
+            f"Layer '{layer_name}': the shape of {weight} must be a tuple of "
+            "non-negative integers; negative dimensions are not allowed. "
+            f"Received: shape={shape}"
+        )
+    return shape
 
 
 def weight_value(value, layer_name, variable):

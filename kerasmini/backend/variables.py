@@ -1,11 +1,12 @@
 """``Variable``: the one mutable thing in kerasmini.
 
 Eager tensors are immutable NumPy arrays (kerasmini never writes into them);
-a :class:`Variable` wraps an array and can be changed in place with
-``assign``/``assign_add``/``assign_sub``. ``Adam`` writes into a variable's
-own array in place (no new weights per step, as Keras's torch backend does),
-so an array read eagerly with ``.value`` follows later updates; ``.numpy()``
-is a snapshot. It gets a ``path`` from the name
+a :class:`Variable` wraps an array and can be changed with
+``assign``/``assign_add``/``assign_sub``, which store a new array. (A
+compiled ``fit`` step runs Adam's fused kernel, which writes into the
+variable's own array instead: no new weights per step, as Keras's torch
+backend does; see :mod:`kerasmini.backend.fast`.) ``.numpy()`` is a
+snapshot. It gets a ``path`` from the name
 scopes open when it is created (``dense/kernel``), registers itself with the
 current graph (:func:`track_variable`), and is watched automatically by a
 ``GradientTape``. Mirrors ``keras/src/backend/common/variables.py``.

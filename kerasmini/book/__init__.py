@@ -17,6 +17,8 @@ book "Reading Keras with kerasmini":
 * :mod:`~kerasmini.book.fit_diagrams`: the training chapters' drawings (the
   order of callback hooks, an optimizer's slot variables);
 * :mod:`~kerasmini.book.steps`: the numbered steps of ``Layer.__call__``;
+* :mod:`~kerasmini.book.compiled`: ``show_compiled`` (the Python a traced
+  step replays, as recorded or with its fused kernels);
 * :mod:`~kerasmini.book.codebase`: the module map and the import graph.
 
 ``import kerasmini`` does not import this package (which loads every public
@@ -29,6 +31,7 @@ imported only when a drawing or an HTML listing is made.
 """
 
 from kerasmini import callbacks, saving
+from kerasmini.book.compiled import show_compiled
 from kerasmini.book.diagrams import (
     plot_call_steps,
     plot_classes,
@@ -61,6 +64,6 @@ __all__ = [
     "HookRecorder", "SourceView", "Trace", "call_steps", "keras_links",
     "keras_source", "plot_call_steps", "plot_classes", "plot_depths",
     "plot_hook_calls", "plot_module_tree", "plot_nodes", "plot_optimizer_slots",
-    "plot_tape", "show_source", "side_by_side", "step_lines", "tf_source",
-    "tf_table", "trace",
+    "plot_tape", "show_compiled", "show_source", "side_by_side", "step_lines",
+    "tf_source", "tf_table", "trace",
 ]

@@ -460,6 +460,13 @@ KERAS_SOURCES: dict[str, KerasSource] = {
         _k2("keras/optimizer_v2/adam.py", 156, 191, "Adam._resource_apply_dense"),
         _k3("keras/src/optimizers/adam.py", 102, 137),
     ),
+    # Keras 2 hands each variable to TF's fused ResourceApplyAdam kernel;
+    # Keras 3's torch backend updates all variables at once (torch._foreach_*)
+    "Adam.fused_update_step": KerasSource(
+        _k2("keras/optimizer_v2/adam.py", 156, 191, "Adam._resource_apply_dense"),
+        _k3("keras/src/backend/torch/optimizers/torch_adam.py", 9, 58,
+            "Adam._parallel_update_step"),
+    ),
     # callbacks and progress bar
     "Callback": KerasSource(
         _k2(_K2_CALLBACKS, 571, 877),

@@ -6,6 +6,7 @@ import csv
 import numpy as np
 
 from kerasmini.api_export import keras_export
+from kerasmini.backend import validation
 from kerasmini.callbacks.callback import Callback
 
 
@@ -46,7 +47,8 @@ class CSVLogger(Callback):
     def __init__(self, filename, separator=",", append=False):
         super().__init__()
         self.sep = separator
-        self.filename = str(filename)
+        # Keras 3 takes None and fails in `fit` (os.fspath); refused at once
+        self.filename = validation.check_path(filename, "filename", owner="CSVLogger")
         self.append = append
         self.writer = None
         self.keys = None

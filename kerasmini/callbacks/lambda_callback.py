@@ -24,5 +24,12 @@ class LambdaCallback(Callback):
         for hook, fn in given.items():
             if hook not in _HOOKS + ["on_batch_begin", "on_batch_end"]:
                 raise ValueError(f"Unknown hook for LambdaCallback: {hook!r}")
+            if fn is not None and not callable(fn):
+                # Keras 3 takes it and fails at the hook: "'int' object is not
+                # callable"
+                raise TypeError(
+                    f"LambdaCallback: argument `{hook}` must be a function (or "
+                    f"None). Received: {hook}={fn!r} (of type {type(fn).__name__})"
+                )
             if fn is not None:
                 setattr(self, hook, fn)

@@ -1,9 +1,9 @@
 """``ModelCheckpoint``: save the model (or its weights) during training."""
 
-import os
 import warnings
 
 from kerasmini.api_export import keras_export
+from kerasmini.backend import validation
 from kerasmini.callbacks.callback import Callback
 from kerasmini.callbacks.monitor import _monitor_op
 
@@ -38,7 +38,7 @@ class ModelCheckpoint(Callback):
                  save_weights_only=False, mode="auto", save_freq="epoch",
                  initial_value_threshold=None):
         super().__init__()
-        filepath = os.fspath(filepath)
+        filepath = validation.check_path(filepath, "filepath", owner="ModelCheckpoint")
         if save_weights_only and not filepath.endswith(".weights.h5"):
             raise ValueError(
                 "When using `save_weights_only=True` in `ModelCheckpoint`, the "
@@ -124,9 +124,7 @@ class ModelCheckpoint(Callback):
         path = self._file_path(epoch, batch, logs)
         if not self._should_save(epoch, logs, path):
             return
-        directory = os.path.dirname(path)
-        if directory:
-            os.makedirs(directory, exist_ok=True)
+        validation.check_folder_of(path, "ModelCheckpoint")
         if self.save_weights_only:
             self.model.save_weights(path, overwrite=True)
         else:

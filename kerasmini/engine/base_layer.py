@@ -237,7 +237,7 @@ class Layer(Module, Operation):
             The new :class:`~kerasmini.backend.Variable`.
         """
         shape, name = weight_arguments(args, shape, name)
-        shape = validation.check_weight_shape(shape, name, self.name)
+        shape = validation.weight_shape(shape, self.name, name)
         dtype = config.standardize_dtype(dtype or self.dtype)
         if initializer is None:
             initializer = "glorot_uniform" if "float" in dtype else "zeros"
@@ -472,6 +472,7 @@ class Layer(Module, Operation):
                 "A layer's `call` method should return a Tensor or a list of "
                 f"Tensors, not None (layer: {self.name})."
             )
+        validation.check_layer_outputs(outputs, self)  # no strings, no objects
         if self.activity_regularizer is not None:
             for out in flatten(outputs):  # a penalty per sample, as Keras does
                 self.add_loss(ops.divide(self.activity_regularizer(out),

@@ -91,6 +91,16 @@ def infer_by_dry_run(layer, args, kwargs):
     specs = []
     for i, first in enumerate(flat[0]):
         first = np.asarray(first)
+        if first.dtype.kind not in "biuf":
+            raise ValueError(  # Keras 3's words, with what `call` returned
+                f"Could not automatically infer the output shape / dtype of "
+                f"'{layer.name}' (of type {type(layer).__name__}). Either the "
+                f"`{type(layer).__name__}.call()` method is incorrect, or you need "
+                f"to implement the `{type(layer).__name__}.compute_output_spec() / "
+                f"compute_output_shape()` method. Error encountered:\n\n`call` "
+                f"returned {flat[0][i]!r} (of type {type(flat[0][i]).__name__}), "
+                "not a tensor of numbers."
+            )
         shape = list(first.shape)
         for other in flat[1:]:
             for axis, (a, b) in enumerate(zip(shape, np.shape(other[i]))):

@@ -40,7 +40,14 @@ def _cached(clone_function, recursive, cache):
                 cache[id(layer)] = clone_model(layer, clone_function=clone_function,
                                                recursive=True, cache=cache)
             else:
-                cache[id(layer)] = clone_function(layer)
+                copy = clone_function(layer)
+                # (Keras 3 fails later: "'NoneType' object is not callable")
+                if not isinstance(copy, Layer):
+                    raise ValueError(
+                        "Expected `clone_function` to return a layer (a "
+                        f"`kerasmini.Layer`) for layer '{layer.name}'. Received: "
+                        f"{copy!r} (of type {type(copy).__name__})")
+                cache[id(layer)] = copy
         return cache[id(layer)]
 
     return clone

@@ -8,22 +8,12 @@ and step number ``t`` (starting at 1)::
     alpha = lr * sqrt(1 - beta_2**t) / (1 - beta_1**t)   # bias correction
     w = w - alpha * m / (sqrt(v) + epsilon)
 
-This is the form Keras 3 writes (``keras/src/optimizers/adam.py``). Two
-steps make it fast without changing the maths:
-
-1. *scalar step factors computed once*: the bias-corrected ``alpha`` is the
-   same for every variable, so :meth:`Adam.apply` computes it once per step,
-   as one number (:func:`bias_corrected_rate`), not once per variable;
-2. *in-place updates*: :func:`adam_update` writes ``m``, ``v`` and the
-   variable in place with one scratch array, as one recorded step per
-   variable (a traced ``fit`` replays 4 steps for a 2-layer MLP where the
-   formula written with ops replays 44), and a step allocates no new
-   weights (this matters for big layers: the torch backend of Keras updates
-   in place too). ``amsgrad=True`` keeps the formula written with ops;
-3. *in blocks*: a big variable is updated :data:`BLOCK` entries at a time,
-   so the scratch array is one block, not a whole kernel, and the block's
-   eleven passes run in the CPU cache instead of in main memory (a
-   3000 x 3000 kernel updates about 1.5x faster).
+This is the form Keras 3 writes (``keras/src/optimizers/adam.py``), and
+:meth:`Adam.update_step` writes it the same way, with ops and ``assign``.
+A traced ``fit`` step runs the same formula as one fused kernel over every
+variable (:meth:`Adam.fused_update_step`): ``alpha`` computed once per step,
+``m``, ``v`` and the weights written in place in cache-sized blocks, so a
+step allocates no new weights (:mod:`kerasmini.backend.fast.kernels`).
 
 >>> import numpy as np
 >>> from kerasmini.backend import Variable
@@ -33,70 +23,10 @@ steps make it fast without changing the maths:
 array([0.9], dtype=float32)
 """
 
-import math
-
-import numpy as np
-
 from kerasmini import ops
 from kerasmini.api_export import keras_export
-from kerasmini.backend.core import Primitive
+from kerasmini.backend.fast import kernels
 from kerasmini.optimizers.optimizer import Optimizer
-
-
-def _bias_corrected_rate(iterations, learning_rate, beta_1, beta_2):
-    t = float(iterations) + 1  # the step being taken, from 1
-    alpha = float(learning_rate) * math.sqrt(1 - beta_2**t) / (1 - beta_1**t)
-    return np.asarray(alpha, dtype=np.asarray(learning_rate).dtype)
-
-
-# One primitive, so a traced step replays it as one step (no gradient: an
-# update is never differentiated). It reads `iterations` and the learning
-# rate at replay time, so a callback that changes the rate is seen.
-bias_corrected_rate = Primitive("adam_bias_corrected_rate", _bias_corrected_rate)
-
-
-# Entries per block of a big update: 256 KB of float32 per array, so the
-# five arrays of a block fit in a typical 1-2 MB L2 cache.
-BLOCK = 1 << 16
-
-
-def _adam_update(variable, m, v, gradient, alpha, beta_1, beta_2, epsilon):
-    # The three arrays are the variables' own values (a Primitive unwraps a
-    # Variable to its array), so writing into them updates the variables.
-    arrays = (variable, m, v)
-    if variable.size > BLOCK and all(a.flags.c_contiguous for a in arrays):
-        # flat views of the same buffers (the gradient may be a copy: it is
-        # only read), updated one block at a time
-        w_flat, m_flat, v_flat = (a.reshape(-1) for a in arrays)
-        g_flat = np.reshape(gradient, -1)
-        for i in range(0, w_flat.size, BLOCK):
-            block = slice(i, i + BLOCK)
-            _adam_block(w_flat[block], m_flat[block], v_flat[block],
-                        g_flat[block], alpha, beta_1, beta_2, epsilon)
-        return variable
-    return _adam_block(variable, m, v, gradient, alpha, beta_1, beta_2, epsilon)
-
-
-def _adam_block(variable, m, v, gradient, alpha, beta_1, beta_2, epsilon):
-    step = np.subtract(gradient, m)  # the one scratch array, reused below
-    step *= 1 - beta_1
-    m += step  # m = m + (g - m) * (1 - beta_1)
-    np.square(gradient, out=step)
-    step -= v
-    step *= 1 - beta_2
-    v += step  # v = v + (g**2 - v) * (1 - beta_2)
-    np.sqrt(v, out=step)
-    step += epsilon
-    np.divide(m, step, out=step)
-    step *= alpha
-    variable -= step  # w = w - alpha * m / (sqrt(v) + epsilon)
-    return variable
-
-
-# Stateful: a traced graph must replay it although nothing reads its output;
-# it writes into its inputs, so a graph reuses nothing computed before it.
-adam_update = Primitive("adam_update", _adam_update, stateful=True)
-adam_update.writes_in_place = True
 
 
 @keras_export("kerasmini.optimizers.Adam")
@@ -134,29 +64,38 @@ class Adam(Optimizer):
             self._velocity_hats = self.add_optimizer_variables(var_list,
                                                                "velocity_hat")
 
-    def apply(self, grads, trainable_variables=None):
-        # 1. scalar step factors, once per step: alpha for step t = iterations + 1
-        self._alpha = bias_corrected_rate(self.iterations, self.learning_rate,
-                                          beta_1=self.beta_1, beta_2=self.beta_2)
-        super().apply(grads, trainable_variables)
-
     def update_step(self, gradient, variable, learning_rate):
+        lr = ops.cast(learning_rate, variable.dtype)
+        gradient = ops.cast(gradient, variable.dtype)
+        t = ops.cast(self.iterations + 1, variable.dtype)  # this step, from 1
+        beta_1_power = ops.power(ops.cast(self.beta_1, variable.dtype), t)
+        beta_2_power = ops.power(ops.cast(self.beta_2, variable.dtype), t)
         index = self._get_variable_index(variable)
         m, v = self._momentums[index], self._velocities[index]
-        if not self.amsgrad:
-            # 2. in place, one step: the formula of the module docstring
-            adam_update(variable, m, v, gradient, self._alpha, beta_1=self.beta_1,
-                        beta_2=self.beta_2, epsilon=self.epsilon)
-            return
-        alpha = ops.cast(self._alpha, variable.dtype)
+        alpha = lr * ops.sqrt(1 - beta_2_power) / (1 - beta_1_power)
         m.assign_add(ops.multiply(ops.subtract(gradient, m), 1 - self.beta_1))
         v.assign_add(ops.multiply(ops.subtract(ops.square(gradient), v),
                                   1 - self.beta_2))
-        v_hat = self._velocity_hats[index]
-        v_hat.assign(ops.maximum(v_hat, v))
-        v = v_hat
+        if self.amsgrad:
+            v_hat = self._velocity_hats[index]
+            v_hat.assign(ops.maximum(v_hat, v))
+            v = v_hat
         variable.assign_sub(ops.divide(ops.multiply(m, alpha),
                                        ops.add(ops.sqrt(v), self.epsilon)))
+
+    def fused_update_step(self, grads, trainable_variables, learning_rate):
+        """Every variable's ``update_step`` as one call of the fused kernel
+        :func:`~kerasmini.backend.fast.kernels.adam_update` (the same
+        formula, in place): what a traced step runs. None for AMSGrad."""
+        if self.amsgrad:
+            return None
+        groups = []
+        for gradient, variable in zip(grads, trainable_variables):
+            index = self._get_variable_index(variable)
+            groups += [variable, self._momentums[index], self._velocities[index],
+                       gradient]
+        return kernels.adam(groups, learning_rate, self.iterations,
+                            self.beta_1, self.beta_2, self.epsilon)
 
     def get_config(self):
         config = super().get_config()

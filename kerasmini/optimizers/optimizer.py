@@ -8,10 +8,13 @@ decay and constraints. A subclass writes only ``build`` (its slots) and
 ``update_step(gradient, variable, learning_rate)`` (its formula), as in
 Keras 3's ``keras/src/optimizers/base_optimizer.py``.
 
-Every update is written with backend ops and ``Variable.assign*``, so inside
+Every update is written with ``kerasmini.ops`` and ``Variable.assign*``, so inside
 :func:`kerasmini.function` (as in ``fit``) the whole update is traced once and
 replayed; the learning rate is read from its variable at replay time, so a
-callback that changes it is seen by the next batch.
+callback that changes it is seen by the next batch. An optimizer may also
+offer a fused kernel for its whole update (:meth:`Optimizer.fused_update_step`,
+Adam does): the compiled replay of a traced step runs it in place of the
+recorded ``update_step`` ops, with the same numbers.
 
 >>> import numpy as np
 >>> from kerasmini.backend import Variable
@@ -30,6 +33,7 @@ import numpy as np
 from kerasmini import initializers, ops
 from kerasmini.api_export import keras_export
 from kerasmini.backend import config, validation
+from kerasmini.backend.graph import fusible
 from kerasmini.backend.naming import auto_name, name_scope
 from kerasmini.backend.variables import Variable
 from kerasmini.optimizers.schedules import LearningRateSchedule
@@ -223,8 +227,12 @@ class Optimizer:
                 for variable in trainable_variables:
                     variable.assign_sub(ops.multiply(
                         variable, ops.multiply(learning_rate, self.weight_decay)))
-            for grad, variable in zip(grads, trainable_variables):
-                self.update_step(grad, variable, learning_rate)
+            # a traced step may run the optimizer's fused kernel in place of
+            # this loop (fusible: chapter 12); eagerly, the loop runs
+            with fusible(self.fused_update_step, grads, trainable_variables,
+                         learning_rate):
+                for grad, variable in zip(grads, trainable_variables):
+                    self.update_step(grad, variable, learning_rate)
             for variable in trainable_variables:
                 if variable.constraint is not None:
                     variable.assign(variable.constraint(variable))
@@ -233,6 +241,12 @@ class Optimizer:
     def update_step(self, gradient, variable, learning_rate):
         """Update one ``variable`` from its ``gradient``: the optimizer's formula."""
         raise NotImplementedError
+
+    def fused_update_step(self, grads, trainable_variables, learning_rate):
+        """A fused kernel doing ``update_step`` for every variable at once
+        (a :class:`~kerasmini.backend.fast.kernels.Fused` call), which a
+        traced step may run instead; ``None``: this optimizer has none."""
+        return None
 
     def _clip_gradients(self, grads):
         if self.clipvalue is not None:

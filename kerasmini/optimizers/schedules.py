@@ -1,7 +1,7 @@
 """Learning-rate schedules: the learning rate as a function of the step.
 
 A schedule is called with the optimizer's ``iterations`` variable and returns
-the learning rate for that step, computed with backend ops, so inside a
+the learning rate for that step, computed with ``kerasmini.ops``, so inside a
 traced ``fit`` step it is recomputed on every replay.
 
 >>> import numpy as np

@@ -82,6 +82,53 @@ def _drawn(primitive, seed, shape, dtype, **params):
                      shape=tuple(shape), dtype=dtype, **params)
 
 
+def _is_int(value):
+    return isinstance(value, (int, np.integer)) and not isinstance(value, bool)
+
+
+def _checked_shape(shape, fn):
+    """A tuple of sizes (``None`` for unknown ones): an int, a list or a
+    tuple of non-negative integers."""
+    if _is_int(shape):
+        shape = (shape,)
+    bad = not isinstance(shape, (tuple, list)) or any(
+        d is not None and (not _is_int(d) or d < 0) for d in shape)
+    if bad:
+        raise ValueError(
+            f"`keras.random.{fn}`: argument `shape` must be a tuple of non-negative "
+            f"integers (or None for an unknown size). Received: shape={shape!r}")
+    return tuple(None if d is None else int(d) for d in shape)
+
+
+def _checked(fn, shape, dtype, kind):
+    """The draw's ``shape`` (non-negative sizes, ``None`` for unknown ones)
+    and ``dtype`` (a float, or an integer for ``randint``), or a clear error
+    naming the function: NumPy would say only "negative dimensions are not
+    allowed", and ``normal`` cast to an integer dtype returned zeros."""
+    if not any_symbolic(shape):
+        shape = _checked_shape(shape, fn)
+    dtype = config.standardize_dtype(dtype)
+    if np.dtype(dtype).kind not in kind:
+        wanted = "a floating point" if kind == "f" else "an integer"
+        raise ValueError(f"`keras.random.{fn}` requires {wanted} `dtype`. "
+                         f"Received: dtype={dtype}")
+    return shape, dtype
+
+
+def _tensor(x, name, fn):
+    """``x`` if it is a tensor of numbers (an array, a KerasTensor...), a
+    nested list of numbers as an array, or a clear error naming ``fn``."""
+    if not any_symbolic((x,)) and not hasattr(x, "dtype"):
+        try:
+            x = np.asarray(x)
+        except (ValueError, TypeError):  # a ragged list
+            x = np.asarray(None, dtype=object)
+    if np.dtype(str(x.dtype)).kind not in "biuf":
+        raise ValueError(f"`keras.random.{fn}`: argument `{name}` must be a tensor "
+                         f"of numbers. Received: {name} of dtype {x.dtype}")
+    return x
+
+
 def _symbolic(shape, dtype):
     """A KerasTensor when the shape is not known yet (or we only want one)."""
     shape = tuple(shape)
@@ -98,7 +145,7 @@ def normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
     >>> normal((2, 3), seed=1).shape
     (2, 3)
     """
-    dtype = config.standardize_dtype(dtype)
+    shape, dtype = _checked("normal", shape, dtype, "f")
     spec = _symbolic(shape, dtype)
     if spec is not None:
         return spec
@@ -113,7 +160,7 @@ def uniform(shape, minval=0.0, maxval=1.0, dtype=None, seed=None):
     >>> float(uniform((100,), seed=2).max()) < 1.0
     True
     """
-    dtype = config.standardize_dtype(dtype)
+    shape, dtype = _checked("uniform", shape, dtype, "f")
     spec = _symbolic(shape, dtype)
     if spec is not None:
         return spec
@@ -127,7 +174,7 @@ def truncated_normal(shape, mean=0.0, stddev=1.0, dtype=None, seed=None):
     >>> float(abs(truncated_normal((500,), seed=3)).max()) <= 2.0
     True
     """
-    dtype = config.standardize_dtype(dtype)
+    shape, dtype = _checked("truncated_normal", shape, dtype, "f")
     spec = _symbolic(shape, dtype)
     if spec is not None:
         return spec
@@ -142,6 +189,7 @@ def randint(shape, minval, maxval, dtype="int32", seed=None):
     >>> randint((4,), 0, 3, seed=0).dtype
     dtype('int32')
     """
+    shape, dtype = _checked("randint", shape, dtype, "iu")
     spec = _symbolic(shape, dtype)
     if spec is not None:
         return spec
@@ -180,6 +228,12 @@ def shuffle(x, axis=0, seed=None):
     >>> sorted(shuffle(np.arange(5), seed=1).tolist())
     [0, 1, 2, 3, 4]
     """
+    x = _tensor(x, "x", "shuffle")
+    rank = len(x.shape)
+    if not rank or not _is_int(axis) or not -rank <= axis < rank:
+        raise ValueError(
+            f"`keras.random.shuffle`: argument `axis` must be an integer in "
+            f"[{-rank}, {rank}) for `x` of rank {rank}. Received: axis={axis!r}")
     if any_symbolic((x,)):
         return KerasTensor(x.shape, x.dtype)
     n = np.shape(value_of(x))[axis]
@@ -195,6 +249,12 @@ def categorical(logits, num_samples, dtype="int32", seed=None):
     >>> categorical(np.log([[0.0001, 0.9999]]), 5, seed=0).tolist()
     [[1, 1, 1, 1, 1]]
     """
+    if len(_tensor(logits, "logits", "categorical").shape) != 2:  # Keras's words
+        raise ValueError("`logits` should be a 2-D tensor with shape "
+                         f"[batch_size, num_classes]. Received: logits={logits}")
+    if not _is_int(num_samples) or num_samples < 0:
+        raise ValueError("`keras.random.categorical`: argument `num_samples` must "
+                         f"be an integer >= 0. Received: num_samples={num_samples!r}")
     if any_symbolic((logits,)):
         return KerasTensor((logits.shape[0], num_samples), dtype)
     probabilities = value_of(ops.softmax(logits, axis=-1))

@@ -10,8 +10,11 @@ Two floors, so that every import arrow points down:
 * the **archive floor**, which needs whole models and so sits above the
   engine: :mod:`~kerasmini.saving.stores` (the HDF5/NPZ weight layout),
   :mod:`~kerasmini.saving.saving_lib` (the archive and the walk over a
-  model), :mod:`~kerasmini.saving.weight_budget` and
-  :mod:`~kerasmini.saving.saving_api` (``save_model``, ``load_model``, ...).
+  model), :mod:`~kerasmini.saving.files` (atomic writes),
+  :mod:`~kerasmini.saving.limits` and :mod:`~kerasmini.saving.weight_budget`
+  (what loading may cost), :mod:`~kerasmini.saving.backup`
+  (``BackupAndRestore``'s archive) and :mod:`~kerasmini.saving.saving_api`
+  (``save_model``, ``load_model``, ...).
 
 Importing this package loads only the config floor; the archive floor's
 public names are loaded on first use (the module ``__getattr__`` below), so a

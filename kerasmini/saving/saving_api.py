@@ -19,12 +19,12 @@ with the original error chained as its cause; the work itself is in
 True
 """
 
-import io
+import contextlib
 import os
 import zipfile
 
 from kerasmini.api_export import keras_export
-from kerasmini.saving import saving_lib
+from kerasmini.saving import limits, saving_lib
 
 
 def _path(filepath):
@@ -121,7 +121,7 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
         raise ValueError(f"Invalid filename: expected a `.keras` extension. "
                          f"Received: filepath={path}")
     try:
-        with zipfile.ZipFile(path, "r") as archive:
+        with open(path, "rb") as file, limits.open_archive(file) as archive:
             return saving_lib.load_model(archive, custom_objects=custom_objects,
                                          compile=compile, safe_mode=safe_mode)
     except zipfile.BadZipFile as error:
@@ -195,19 +195,17 @@ def load_weights(model, filepath, skip_mismatch=False):
         )
     backup = _snapshot(model)
     try:
-        if path.endswith(".keras"):
-            with zipfile.ZipFile(path, "r") as archive:
-                data = saving_lib.read_member(archive, saving_lib.WEIGHTS_H5,
-                                              saving_lib.MAX_MEMBER_BYTES)
-            store = saving_lib.H5Store(io.BytesIO(data), "r")
-        elif path.endswith(".npz"):
-            store = saving_lib.NpzStore(path, "r")
-        else:
-            store = saving_lib.H5Store(path, "r")
-        try:
+        with contextlib.ExitStack() as stack:
+            if path.endswith(".keras"):
+                file = stack.enter_context(open(path, "rb"))
+                archive = stack.enter_context(limits.open_archive(file))
+                store = saving_lib.open_weights(archive, model)
+            elif path.endswith(".npz"):
+                store = saving_lib.NpzStore(path, "r")
+            else:
+                store = saving_lib.H5Store(path, "r")
+            stack.enter_context(store)
             saving_lib.load_state(model, store, skip_mismatch=skip_mismatch)
-        finally:
-            store.close()
     except (KeyboardInterrupt, SystemExit):
         _restore(backup)
         raise

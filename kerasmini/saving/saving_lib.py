@@ -9,13 +9,18 @@ variables under a path made of attribute names and snake-case class names
 which are not reproducible. An object with ``save_assets(folder)`` (a
 vocabulary, say) writes files under ``assets/<its path>/``. Every write goes
 to a temporary file in the target folder, renamed over the target only when
-complete (:func:`atomic_write`), so a crash never leaves half a file.
+complete (:func:`~kerasmini.saving.files.atomic_write`), so a crash never
+leaves half a file.
 
-Loading reads the archive members by their exact names into memory (never
-extracting anything to disk but the ``assets/`` files, into a temporary
-folder that ``load_assets`` reads), refuses oversized or inflated members,
-rebuilds the model from the config under a weight budget (no layer may
-allocate more than the weights file can hold), then loads the weights.
+Loading reads the archive members by their exact names (never extracting
+anything to disk but the ``assets/`` files, into a temporary folder that
+``load_assets`` reads), and bounds each step before it is taken
+(:mod:`~kerasmini.saving.limits`): the config is size-, value- and
+depth-checked before it is parsed; the model is rebuilt under a weight
+budget (no layer may allocate more than the weights member can hold); the
+weights member may hold no more than that model can use, and is read in
+place from the archive (or inflated once, when compressed); then the
+weights are loaded, each shape checked before its data is read.
 
 >>> import os, tempfile
 >>> from kerasmini import Sequential, layers
@@ -37,7 +42,12 @@ import zipfile
 
 from kerasmini.backend.config import DRY_RUN_SIZES
 from kerasmini.backend.naming import to_snake_case
+from kerasmini.backend.variables import Variable
+from kerasmini.saving import limits
+from kerasmini.saving.files import atomic_write
+from kerasmini.saving.object_registration import CustomObjectScope
 from kerasmini.saving.serialization import (
+    SafeModeScope,
     deserialize_keras_object,
     serialize_keras_object,
 )
@@ -51,51 +61,11 @@ WEIGHTS_NPZ = "model.weights.npz"
 ASSETS_DIRNAME = "assets"
 KERAS_VERSION = "3.15.1"  # the format version kerasmini writes
 
-MAX_JSON_BYTES = 64 << 20
-MAX_MEMBER_BYTES = 8 << 30
-MAX_MEMBER_RATIO = 100  # a stored (or deflated) member cannot inflate more
+MAX_METADATA_BYTES = 1 << 16
 MAX_INPUT_BYTES = 256 << 20  # one input batch of zeros for shape inference
 
 
 # ----------------------------------------------------------------- writing
-def atomic_write(filepath, write):
-    """Call ``write(file_object)`` on a temporary file beside ``filepath``,
-    then rename it over ``filepath``; on any error remove the temporary file
-    and leave ``filepath`` as it was.
-
-    >>> import tempfile
-    >>> folder = tempfile.mkdtemp()
-    >>> path = os.path.join(folder, "f.txt")
-    >>> atomic_write(path, lambda f: f.write(b"good"))
-    >>> def crash(f):
-    ...     f.write(b"half")
-    ...     raise OSError("disk full")
-    >>> atomic_write(path, crash)
-    Traceback (most recent call last):
-      ...
-    OSError: disk full
-    >>> open(path, "rb").read(), os.listdir(folder)
-    (b'good', ['f.txt'])
-    """
-    folder = os.path.dirname(os.path.abspath(filepath))
-    handle = tempfile.NamedTemporaryFile(
-        dir=folder, prefix="." + os.path.basename(filepath) + ".", suffix=".tmp",
-        delete=False)
-    try:
-        with handle:
-            write(handle)
-            handle.flush()
-            os.fsync(handle.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(handle.name, 0o666 & ~umask)
-        os.replace(handle.name, filepath)
-    except BaseException:
-        if os.path.exists(handle.name):
-            os.unlink(handle.name)
-        raise
-
-
 def save_model(model, filepath):
     """Write ``model`` to the ``.keras`` archive ``filepath`` (atomically).
 
@@ -273,7 +243,8 @@ def save_assets(model):
 
 def load_assets(model, archive):
     """Unpack the archive's ``assets/`` members into a temporary folder
-    (names checked: no absolute paths, no ``..``), call each object's
+    (names checked: no absolute paths, no ``..``; at most
+    ``MAX_ASSETS_BYTES`` in all, streamed in blocks), call each object's
     ``load_assets(folder)``, then remove the folder.
 
     >>> buffer = io.BytesIO()
@@ -289,20 +260,14 @@ def load_assets(model, archive):
     if not members:
         return
     with tempfile.TemporaryDirectory() as root:
-        total = 0
+        left = limits.MAX_ASSETS_BYTES
         for name in members:
             parts = name.split("/")[1:]
             if any(p in ("", ".", "..") or "\\" in p or ":" in p for p in parts):
                 raise ValueError(f"refusing the archive member '{name}'")
-            data = read_member(archive, name, MAX_MEMBER_BYTES)
-            total += len(data)
-            if total > MAX_MEMBER_BYTES:
-                raise ValueError("the assets are larger than "
-                                 f"{MAX_MEMBER_BYTES} bytes")
             target = os.path.join(root, *parts)
             os.makedirs(os.path.dirname(target), exist_ok=True)
-            with open(target, "wb") as file:
-                file.write(data)
+            left -= _copy_member(archive, name, target, left)
 
         def visit(obj, path):
             load = getattr(obj, "load_assets", None)
@@ -312,6 +277,23 @@ def load_assets(model, archive):
                 load(folder)
 
         _visit(model, "", visit, set())
+
+
+def _copy_member(archive, name, target, limit):
+    """Inflate member ``name`` into the file ``target`` a block at a time,
+    refusing it beyond ``limit`` bytes; returns its size."""
+    info = limits.member_info(archive, name, limit)
+    size = 0
+    with archive.open(info) as member, open(target, "wb") as file:
+        while True:
+            block = member.read(1 << 20)
+            if not block:
+                return size
+            size += len(block)
+            if size > info.file_size:
+                raise ValueError(f"'{name}' inflates beyond the {info.file_size} "
+                                 "bytes it declares")
+            file.write(block)
 
 
 def load_state(model, store, skip_mismatch=False, include_optimizer=True):
@@ -344,12 +326,36 @@ def load_state(model, store, skip_mismatch=False, include_optimizer=True):
     _visit(model, "", visit, set())
 
 
+def _unbuilt_variables(optimizer):
+    """The variables an optimizer has before ``build``: ``iterations`` and
+    the learning rate (unless a schedule or a callable gives it)."""
+    variables = [optimizer.iterations]
+    if isinstance(optimizer._learning_rate, Variable):
+        variables.append(optimizer._learning_rate)
+    return variables
+
+
 def _load_optimizer(optimizer, entry, model):
+    """Restore an optimizer's variables from ``entry``.
+
+    A model compiled but never trained is saved with an unbuilt optimizer:
+    the file holds only ``iterations`` and the learning rate, as Keras 3's
+    does. Loading builds the optimizer first (``compile_from_config``), so
+    the new one has its slots too; they are at their initial values, which
+    is what the saved optimizer would have created on its first step. So
+    the two saved variables are restored and the slots stay as they are.
+    (Keras 3 reaches the same state another way: its optimizer's
+    ``load_own_variables`` warns and skips when the counts differ, and the
+    learning rate comes back from the config.)
+    """
     if len(entry) == 0:
-        return  # saved before the first training step: nothing to restore
-    if not optimizer.built:
+        return  # a file without optimizer state: nothing to restore
+    if not optimizer.built and model.trainable_variables:
         optimizer.build(model.trainable_variables)
     variables = optimizer.variables
+    unbuilt = _unbuilt_variables(optimizer)
+    if len(entry) == len(unbuilt) < len(variables):
+        variables = unbuilt  # saved before its first step: no slots yet
     if len(entry) != len(variables):
         raise ValueError(
             f"Optimizer '{optimizer.name}' has {len(variables)} variables, but the "
@@ -366,48 +372,51 @@ def _load_optimizer(optimizer, entry, model):
 
 
 # ---------------------------------------------------------------- reading
-def read_member(archive, name, limit):
-    """The bytes of archive member ``name`` (exact name; never extracted),
-    refusing members larger than ``limit`` or inflating suspiciously.
+read_member = limits.read_member  # the bytes of a member, size checked first
+
+
+def weights_member(archive):
+    """The name of the archive's weights member (HDF5, or NPZ).
 
     >>> buffer = io.BytesIO()
     >>> with zipfile.ZipFile(buffer, "w") as archive:
     ...     archive.writestr("config.json", "{}")
-    >>> read_member(zipfile.ZipFile(buffer), "config.json", 100)
-    b'{}'
-    >>> read_member(zipfile.ZipFile(buffer), "../config.json", 100)
+    >>> weights_member(zipfile.ZipFile(buffer))
     Traceback (most recent call last):
       ...
-    ValueError: the archive has no '../config.json'
+    ValueError: the archive has no 'model.weights.h5'
     """
-    try:
-        info = archive.getinfo(name)
-    except KeyError:
-        raise ValueError(f"the archive has no '{name}'") from None
-    if info.file_size > limit:
-        raise ValueError(f"'{name}' declares {info.file_size} bytes (limit {limit})")
-    if info.file_size > (1 << 20) and \
-            info.file_size > MAX_MEMBER_RATIO * max(info.compress_size, 1):
-        raise ValueError(
-            f"'{name}' declares {info.file_size} bytes but stores only "
-            f"{info.compress_size}; refusing a potential decompression bomb"
-        )
-    with archive.open(info) as member:
-        data = member.read(limit + 1)
-    if len(data) > limit:
-        raise ValueError(f"'{name}' is larger than {limit} bytes")
-    return data
+    names = archive.namelist()
+    for name in (WEIGHTS_H5, WEIGHTS_NPZ):
+        if name in names:
+            return name
+    raise ValueError(f"the archive has no '{WEIGHTS_H5}'")
 
 
-def _parse_json(data, name):
-    try:
-        value = json.loads(data.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError, RecursionError) as error:
-        raise ValueError(f"'{name}' is not valid JSON ({error})") from error
-    if not isinstance(value, dict):
-        raise ValueError(f"'{name}' must hold a JSON object, not "
-                         f"{type(value).__name__}")
-    return value
+def open_weights(archive, model, name=None):
+    """The weights store of the archive's weights member for ``model``
+    (built): the member may declare at most
+    :func:`~kerasmini.saving.limits.weights_allowance` bytes, checked before
+    it is read. A stored member (Keras's and kerasmini's archives store it
+    uncompressed) is read in place; a compressed one is inflated into
+    memory, within that allowance.
+
+    >>> import tempfile
+    >>> from kerasmini import Sequential, layers
+    >>> model = Sequential([layers.Input((2,)), layers.Dense(1)])
+    >>> path = os.path.join(tempfile.mkdtemp(), "m.keras")
+    >>> save_model(model, path)
+    >>> with zipfile.ZipFile(path) as archive, open_weights(archive, model) as store:
+    ...     store.get("layers/dense").shape("0")
+    (2, 1)
+    """
+    name = name or weights_member(archive)
+    info = limits.member_info(archive, name, limits.weights_allowance(model))
+    source = limits.MemberWindow.of(archive, info)
+    if source is None:
+        source = limits.inflate_member(archive, name, info.file_size)
+    store_cls = H5Store if name == WEIGHTS_H5 else NpzStore
+    return store_cls(source, "r")
 
 
 def _check_config_shapes(config):
@@ -436,6 +445,14 @@ def _check_config_shapes(config):
 def load_model(archive, custom_objects=None, compile=True, safe_mode=True):
     """Rebuild a model from an open ``.keras`` zip archive.
 
+    In this order, so that nothing is inflated before it is bounded: the
+    config (:func:`~kerasmini.saving.limits.read_json`); the model built
+    from it under a budget of what the weights member declares (a config
+    cannot build more weights than the file holds); the weights member,
+    refused if it declares more than the model can use; the compile config
+    (the optimizer's slots, a multiple of the model's weights); the weights;
+    the assets.
+
     >>> import tempfile
     >>> from kerasmini import Sequential, layers
     >>> path = os.path.join(tempfile.mkdtemp(), "m.keras")
@@ -443,36 +460,31 @@ def load_model(archive, custom_objects=None, compile=True, safe_mode=True):
     >>> load_model(zipfile.ZipFile(path)).name
     's'
     """
-    config = _parse_json(read_member(archive, CONFIG_FILENAME, MAX_JSON_BYTES),
-                        CONFIG_FILENAME)
+    config = limits.read_json(
+        read_member(archive, CONFIG_FILENAME, limits.MAX_JSON_BYTES), CONFIG_FILENAME)
     if METADATA_FILENAME in archive.namelist():
-        _parse_json(read_member(archive, METADATA_FILENAME, MAX_JSON_BYTES),
-                   METADATA_FILENAME)
+        limits.read_json(read_member(archive, METADATA_FILENAME, MAX_METADATA_BYTES),
+                         METADATA_FILENAME)
     if not {"class_name", "config"} <= set(config):
         raise ValueError("'config.json' does not describe a model (no "
                          "'class_name'/'config')")
     _check_config_shapes(config)
-    names = archive.namelist()
-    if WEIGHTS_H5 in names:
-        data = read_member(archive, WEIGHTS_H5, MAX_MEMBER_BYTES)
-        store = H5Store(io.BytesIO(data), "r")
-    elif WEIGHTS_NPZ in names:
-        data = read_member(archive, WEIGHTS_NPZ, MAX_MEMBER_BYTES)
-        store = NpzStore(io.BytesIO(data), "r")
-    else:
-        raise ValueError(f"the archive has no '{WEIGHTS_H5}'")
-    try:
-        budget = store.declared_bytes()
-        if not compile:
-            config = dict(config, compile_config=None)
-        with weight_budget(budget + (1 << 20)):
-            model = deserialize_keras_object(config, custom_objects=custom_objects,
-                                             safe_mode=safe_mode)
-        if _kind(model) not in ("Layer", "Model", "Functional", "Sequential"):
-            raise ValueError(f"'config.json' describes a {type(model).__name__}, "
-                             "not a model")
+    name = weights_member(archive)
+    declared = limits.member_info(archive, name, limits.MAX_WEIGHTS_BYTES).file_size
+    compile_config = config.get("compile_config") if compile else None
+    config = dict(config, compile_config=None)
+    with weight_budget(declared + limits.H5_ALLOWANCE):
+        model = deserialize_keras_object(config, custom_objects=custom_objects,
+                                         safe_mode=safe_mode)
+    if _kind(model) not in ("Layer", "Model", "Functional", "Sequential"):
+        raise ValueError(f"'config.json' describes a {type(model).__name__}, "
+                         "not a model")
+    with open_weights(archive, model, name) as store:
+        if compile_config and hasattr(model, "compile_from_config"):
+            # after the weights member's check: the optimizer's slots are
+            # not in the budget (an untrained model's file has none)
+            with CustomObjectScope(custom_objects), SafeModeScope(safe_mode):
+                model.compile_from_config(compile_config)
         load_state(model, store, include_optimizer=compile)
-    finally:
-        store.close()
     load_assets(model, archive)
     return model

@@ -29,9 +29,12 @@ and the caller can check ``entry.shape(key)`` before any data is read.
 """
 
 import math
+import os
 import zipfile
 
 import numpy as np
+
+from kerasmini.saving.limits import check_zip_directory
 
 
 def _h5py():
@@ -61,6 +64,26 @@ def _check_declared(path, shape, dtype, stored_bytes):
             "decompression/shape bomb"
         )
     return declared
+
+
+# HDF5 filters a weights file may use: deflate (gzip), shuffle, fletcher32 and
+# LZF. Others (SZIP, n-bit, scale-offset, plugins) are refused unread.
+_FILTERS = {1: "deflate", 2: "shuffle", 3: "fletcher32", 32000: "lzf"}
+
+
+def _check_filters(path, dataset):
+    """Refuse unknown compression filters, and chunks larger than the
+    dataset (a chunk is inflated whole), before any data is read."""
+    plist = dataset.id.get_create_plist()
+    for i in range(plist.get_nfilters()):
+        code = plist.get_filter(i)[0]
+        if code not in _FILTERS:
+            raise ValueError(f"weight '{path}' uses the HDF5 filter {code}; only "
+                             f"{sorted(_FILTERS.values())} are read")
+    if dataset.chunks is not None and math.prod(dataset.chunks) > max(
+            math.prod(dataset.shape), 1 << 16):
+        raise ValueError(f"weight '{path}' has chunks {dataset.chunks} larger "
+                         f"than its shape {dataset.shape}")
 
 
 class _Entry:
@@ -93,6 +116,7 @@ class _Entry:
             raise ValueError(f"weight '{where}' is not a dataset")
         if dataset.external or dataset.is_virtual:
             raise ValueError(f"weight '{where}' is stored outside the file")
+        _check_filters(where, dataset)
         _check_declared(where, dataset.shape, dataset.dtype,
                         dataset.id.get_storage_size())
         return dataset
@@ -221,11 +245,10 @@ class NpzStore:
     def __init__(self, file, mode="r"):
         self.mode, self.file = mode, file
         self.arrays, self.headers = {}, {}
-        if mode == "r":
+        if mode == "r":  # headers now, each array when it is asked for
             self.headers = _npz_headers(file)
-            with np.load(file, allow_pickle=False) as data:
-                self._data = {key: data[key] for key in data.files}
-            self.arrays = self._data
+            self._data = np.load(file, allow_pickle=False)
+            self.arrays = _LazyArrays(self._data, self.headers)
 
     def make(self, path, name=None):
         return _NpzEntry(self, path)
@@ -240,20 +263,39 @@ class NpzStore:
     def close(self):
         if self.mode == "w":
             np.savez(self.file, **self.arrays)
+        else:
+            self._data.close()
 
     def __enter__(self):
         return self
 
     def __exit__(self, *exc):
-        if exc[0] is None:
+        if exc[0] is None or self.mode == "r":
             self.close()
         return False
+
+
+class _LazyArrays(dict):
+    """``{key: array}`` of an ``.npz`` being read: the keys are known from
+    the headers, an array is read from the zip only when it is looked up."""
+
+    def __init__(self, npz, headers):
+        super().__init__((key, None) for key in headers)
+        self._npz = npz
+
+    def __getitem__(self, key):
+        return self._npz[key]
 
 
 def _npz_headers(file):
     """``{key: (shape, dtype)}`` of every array, from the ``.npy`` headers."""
     headers = {}
     try:
+        if isinstance(file, (str, os.PathLike)):
+            with open(file, "rb") as opened:
+                check_zip_directory(opened)
+        else:
+            check_zip_directory(file)
         with zipfile.ZipFile(file) as archive:
             for info in archive.infolist():
                 if not info.filename.endswith(".npy"):

@@ -26,6 +26,7 @@ import warnings
 
 from kerasmini import metrics as metrics_module
 from kerasmini import ops, optimizers
+from kerasmini.backend import validation
 from kerasmini.backend.graph import function
 from kerasmini.backend.tape import GradientTape
 from kerasmini.callbacks import CallbackList, pythonify_logs
@@ -91,8 +92,11 @@ class Trainer:
             weighted_metrics: metrics that also see ``sample_weight``.
             run_eagerly: run ``train_step`` as plain Python instead of
                 tracing it once with :func:`kerasmini.function` and replaying.
-            steps_per_execution, jit_compile, auto_scale_loss: accepted, unused.
+            steps_per_execution, jit_compile, auto_scale_loss: accepted, unused
+                (``steps_per_execution`` must still be an integer >= 1: Keras 3
+                fails in ``fit`` with "range() arg 3 must not be zero").
         """
+        validation.check_int(steps_per_execution, "steps_per_execution", minimum=1)
         self.optimizer = optimizers.get(optimizer)
         output_names = getattr(self, "output_names", None)
         self.loss = loss

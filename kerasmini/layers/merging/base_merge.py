@@ -41,6 +41,26 @@ def elementwise_shape(layer, shape1, shape2):
     return tuple(output)
 
 
+def check_batch_sizes(shapes):
+    """Refuse inputs whose known batch sizes differ (Keras 3's words); run
+    at every call, not only at ``build``, so a later call with another
+    batch size gets it too instead of NumPy's broadcasting error.
+
+    >>> check_batch_sizes([(2, 3), (3, 3)])
+    Traceback (most recent call last):
+      ...
+    ValueError: Cannot merge tensors with different batch sizes. Received tensors ...
+    """
+    shapes = [tuple(s) for s in shapes]
+    batch_sizes = {s[0] for s in shapes if s} - {None}
+    if len(batch_sizes) > 1:
+        raise ValueError(
+            "Cannot merge tensors with different batch sizes. "
+            f"Received tensors with shapes {shapes}"
+        )
+    return batch_sizes.pop() if batch_sizes else None
+
+
 class Merge(Layer):
     """Combine a list of tensors element by element (subclasses say how).
 
@@ -69,16 +89,11 @@ class Merge(Layer):
                 f"of at least {self.min_inputs} inputs. Received {len(input_shape)} "
                 f"inputs. Full input_shape received: {input_shape}"
             )
-        batch_sizes = {s[0] for s in input_shape if s} - {None}
-        if len(batch_sizes) > 1:
-            raise ValueError(
-                "Cannot merge tensors with different batch sizes. "
-                f"Received tensors with shapes {input_shape}"
-            )
+        batch_size = check_batch_sizes(input_shape)
         output = tuple(input_shape[0][1:])
         for shape in input_shape[1:]:
             output = elementwise_shape(self, output, tuple(shape[1:]))
-        return ((batch_sizes.pop() if batch_sizes else None),) + output
+        return (batch_size,) + output
 
     def build(self, input_shape):
         self._check_shapes(input_shape)
@@ -89,6 +104,7 @@ class Merge(Layer):
                 "A merge layer should be called on a list of inputs. "
                 f"Received: inputs={inputs} (not a list of tensors)"
             )
+        check_batch_sizes([ops.shape(x) for x in inputs])
         rank = max(len(x.shape) for x in inputs)
         reshaped = []
         for x in inputs:  # lower ranks get new axes after the batch axis

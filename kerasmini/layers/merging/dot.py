@@ -85,6 +85,14 @@ class Dot(Layer):
 
     def _axes(self, shapes):
         axes = [self.axes] * 2 if isinstance(self.axes, int) else list(self.axes)
+        for which, axis, shape in zip(("first", "second"), axes, shapes):
+            rank = len(shape)
+            if not -rank <= axis < rank:  # Keras 3: an IndexError
+                raise ValueError(
+                    f"Layer '{self.name}': `axes` must name an axis of each input, "
+                    f"in [-{rank}, {rank}) for the {which}, of shape "
+                    f"{tuple(shape)}. Received: axes={self.axes}"
+                )
         axes = [a % len(shape) for a, shape in zip(axes, shapes)]
         if 0 in axes:
             raise ValueError(
@@ -106,6 +114,11 @@ class Dot(Layer):
                 "Cannot do batch_dot on inputs with rank < 2. Received inputs with "
                 f"shapes {tuple(shape1)} and {tuple(shape2)}."
             )
+        if shape1[0] is not None and shape2[0] is not None and shape1[0] != shape2[0]:
+            raise ValueError(  # Keras 3's words (from its batch_dot)
+                "Cannot do batch_dot on inputs with different batch sizes. Received "
+                f"inputs with shapes {tuple(shape1)} and {tuple(shape2)}."
+            )
         axes = self._axes(input_shape)
         d1, d2 = shape1[axes[0]], shape2[axes[1]]
         if d1 is not None and d2 is not None and d1 != d2:
@@ -121,7 +134,7 @@ class Dot(Layer):
 
     def call(self, inputs):
         x, y = inputs
-        axes = self._axes([x.shape, y.shape])
+        axes = self._check([tuple(x.shape), tuple(y.shape)])
         if self.normalize:
             x, y = l2_normalize(x, axes[0]), l2_normalize(y, axes[1])
         out = ops.einsum(batch_dot_subscripts(len(x.shape), len(y.shape), axes), x, y)

@@ -13,6 +13,7 @@ array([[2., 2.]], dtype=float32)
 from kerasmini import ops
 from kerasmini.api_export import keras_export
 from kerasmini.engine.base_layer import Layer
+from kerasmini.layers.merging.base_merge import check_batch_sizes
 from kerasmini.layers.merging.masks import concatenate_mask, elementwise_merge_mask
 
 
@@ -41,7 +42,11 @@ class Add(Layer):
     """
 
     def build(self, input_shape):
+        self._check_shapes(input_shape)
+
+    def _check_shapes(self, input_shape):
         _check_list(self, input_shape)
+        check_batch_sizes(input_shape)
         first = tuple(input_shape[0])
         for shape in input_shape[1:]:
             if len(shape) != len(first) or any(
@@ -53,12 +58,14 @@ class Add(Layer):
                 )
 
     def call(self, inputs):
+        check_batch_sizes([ops.shape(x) for x in inputs])
         out = inputs[0]
         for x in inputs[1:]:
             out = ops.add(out, x)
         return out
 
     def compute_output_shape(self, input_shape):
+        self._check_shapes(input_shape)
         return tuple(input_shape[0])
 
     def compute_mask(self, inputs, mask=None):
@@ -79,6 +86,9 @@ class Concatenate(Layer):
         self.axis = axis
 
     def build(self, input_shape):
+        self._check_shapes(input_shape)
+
+    def _check_shapes(self, input_shape):
         _check_list(self, input_shape, at_least=1)
         ranks = {len(s) for s in input_shape}
         if len(ranks) != 1:
@@ -103,12 +113,14 @@ class Concatenate(Layer):
                     )
 
     def call(self, inputs):
+        self._check_shapes([ops.shape(x) for x in inputs])
         return ops.concatenate(list(inputs), axis=self.axis)
 
     def compute_mask(self, inputs, mask=None):
         return concatenate_mask(inputs, mask, self.axis)
 
     def compute_output_shape(self, input_shape):
+        self._check_shapes(input_shape)
         shape = list(input_shape[0])
         axis = self.axis % len(shape)
         sizes = [s[axis] for s in input_shape]

@@ -8,7 +8,7 @@ inference and needs no moving statistics::
     y = (x - mean) / sqrt(variance + epsilon) * gamma + beta
 
 ``gamma`` and ``beta`` have the shape of the normalised axes. It is composed
-of backend ops (``mean``, ``square``, ``sqrt``...), whose gradient rules give
+of ops (``mean``, ``square``, ``sqrt``...), whose gradient rules give
 its gradient.
 
 >>> import numpy as np

@@ -3,7 +3,7 @@
 Nearest-neighbour upsampling by ``s`` repeats each element ``s`` times along
 an axis: ``(b, h, w, c)`` is viewed as ``(b, h, 1, w, 1, c)``, broadcast to
 ``(b, h, sh, w, sw, c)`` and reshaped to ``(b, h * sh, w * sw, c)``. Those are
-backend ops with gradient rules (the broadcast's sums the copies back).
+ops with gradient rules (the broadcast's sums the copies back).
 
 >>> import numpy as np
 >>> UpSampling1D(2)(np.array([[[1.0], [2.0]]]))[0, :, 0].tolist()

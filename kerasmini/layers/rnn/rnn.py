@@ -20,10 +20,13 @@ unchanged and the output repeats the previous one, as Keras does.
 (2, 3, 4)
 """
 
+import numpy as np
+
 from kerasmini import ops
 from kerasmini.api_export import keras_export
 from kerasmini.backend.variables import Variable
 from kerasmini.engine.base_layer import Layer
+from kerasmini.engine.input_spec import InputSpec
 from kerasmini.saving import serialization
 from kerasmini.tree import flatten
 
@@ -147,6 +150,14 @@ class RNN(Layer):
     def build(self, sequences_shape, initial_state_shape=None):
         self._check_rank(sequences_shape)
         step_shape = (sequences_shape[0],) + tuple(sequences_shape[2:])
+        if sequences_shape[-1] is not None:
+            # the cell's kernel is sized by the features: later calls must
+            # bring the same number (Keras 3 leaves it to the matmul's error)
+            spec = self.input_spec
+            self.input_spec = InputSpec(
+                ndim=getattr(spec, "ndim", None),
+                min_ndim=None if getattr(spec, "ndim", None) else 3,
+                axes={-1: sequences_shape[-1]})
         if isinstance(self.cell, Layer) and not self.cell.built:
             self.cell.build(step_shape)  # weights at <rnn>/<cell>/kernel
             self.cell.built = True
@@ -182,6 +193,56 @@ class RNN(Layer):
             return [output_mask] + [None] * len(self.state_size)
         return output_mask
 
+    def compute_output_spec(self, sequences, initial_state=None, mask=None,
+                            training=None):
+        self._check_state_and_mask(sequences, initial_state, _only_mask(mask))
+        return super().compute_output_spec(sequences)
+
+    # ------------------------------------------------------------- checks
+    def _check_state_and_mask(self, sequences, initial_state, mask):
+        """``initial_state``: one ``(batch, size)`` tensor per state;
+        ``mask``: ``(batch, timesteps)`` of booleans (or 0/1 numbers).
+        The same checks on arrays and on KerasTensors; Keras 3 has none
+        (a wrong state fails inside the cell, or not at all symbolically)."""
+        batch, steps = tuple(sequences.shape)[:2]
+        if initial_state is not None:
+            states = list(flatten(initial_state))
+            sizes = [int(size) for size in self.state_size]
+            if len(states) != len(sizes):
+                raise ValueError(
+                    f"Layer '{self.name}' ({type(self).__name__}) expects "
+                    f"`initial_state` to be a list of {len(sizes)} tensor(s), one "
+                    f"per state, of shapes {[(batch, d) for d in sizes]}. "
+                    f"Received: initial_state with {len(states)} tensor(s) of "
+                    f"shapes {[_shape(s) for s in states]}"
+                )
+            for i, (state, size) in enumerate(zip(states, sizes)):
+                shape = _shape(state)
+                if len(shape) != 2 or shape[1] != size or not _same_size(
+                        shape[0], batch):
+                    raise ValueError(
+                        f"Layer '{self.name}' ({type(self).__name__}) expects "
+                        f"`initial_state[{i}]` of shape (batch_size, {size}) = "
+                        f"{(batch, size)}. Received: initial_state[{i}].shape="
+                        f"{shape}"
+                    )
+        if mask is None:
+            return
+        shape = _shape(mask)
+        if len(shape) != 2 or not _same_size(shape[0], batch) or not _same_size(
+                shape[1], steps):
+            raise ValueError(
+                f"Layer '{self.name}' ({type(self).__name__}) expects `mask` of "
+                f"shape (batch_size, timesteps) = {(batch, steps)}. Received: "
+                f"mask.shape={shape}"
+            )
+        dtype = str(getattr(mask, "dtype", ""))
+        if not (dtype == "bool" or dtype.startswith(("int", "uint", "float"))):
+            raise TypeError(
+                f"Layer '{self.name}' ({type(self).__name__}) expects `mask` of "
+                f"booleans (or 0/1 numbers). Received: mask of dtype {dtype}"
+            )
+
     # ------------------------------------------------------------- states
     def get_initial_state(self, batch_size):
         """Zero states, one ``(batch_size, size)`` array per state."""
@@ -200,6 +261,8 @@ class RNN(Layer):
 
     # ---------------------------------------------------------------- call
     def call(self, sequences, initial_state=None, mask=None, training=False):
+        mask = _only_mask(mask)
+        self._check_state_and_mask(sequences, initial_state, mask)
         batch = ops.shape(sequences)[0]
         if initial_state is None:
             initial_state = self.states if self.stateful else \
@@ -213,8 +276,6 @@ class RNN(Layer):
                 f"- Expected batch size: {self.states[0].shape[0]}\n"
                 f"- Received batch size: {batch}"
             )
-        if isinstance(mask, (list, tuple)):
-            mask = mask[0]
         cell_kwargs = {"training": training} if getattr(
             self.cell, "_call_has_training_arg", False) else {}
 
@@ -260,6 +321,30 @@ class RNN(Layer):
         if isinstance(config.get("dtype"), dict):
             config["dtype"] = serialization.deserialize_keras_object(config["dtype"])
         return cls(cell, **config)
+
+
+def _only_mask(mask):
+    """The mask of the sequences: a mask given in a list (the inputs' masks)
+    is its first entry, an empty one none; a nested list of booleans
+    becomes an array (its shape and dtype are checked next)."""
+    if isinstance(mask, (list, tuple)) and not (
+            mask and isinstance(mask[0], (bool, int, float, list, tuple))):
+        leaves = flatten(mask)
+        mask = leaves[0] if leaves else None
+    if mask is None or hasattr(mask, "dtype"):
+        return mask
+    try:
+        return np.asarray(mask)
+    except (ValueError, TypeError):
+        return np.asarray(mask, dtype=object)  # ragged: refused by its dtype
+
+
+def _shape(x):
+    return tuple(getattr(x, "shape", None) or ops.shape(x))
+
+
+def _same_size(a, b):
+    return a is None or b is None or a == b
 
 
 def _reset_dropout_masks(cell):

@@ -153,13 +153,23 @@ def train_validation_split(arrays, validation_split):
     return train, val
 
 
-def as_batch(batch, class_weight=None):
+def as_batch(batch, class_weight=None, source="PyDataset"):
     """A batch from Python code as a tuple of arrays; ``class_weight`` turned
     into (or multiplied into) its sample weights.
 
     >>> [a.tolist() for a in as_batch(([1.0], [0]), class_weight={0: 2.0})]
     [[1.0], [0], [2.0]]
     """
+    if isinstance(batch, (tuple, list)) and not 1 <= len(batch) <= 3:
+        # Keras 3's words for each source; a fourth item was dropped silently
+        received = f"a {type(batch).__name__} of {len(batch)} items"
+        if source == "PyDataset":
+            raise ValueError(
+                "PyDataset.__getitem__() must return a tuple or a dict. If a tuple, "
+                "it must be ordered either (input,) or (inputs, targets) or "
+                f"(inputs, targets, sample_weights). Received: {received}")
+        raise ValueError("Data is expected to be in format `x`, `(x,)`, `(x, y)`, "
+                         f"or `(x, y, sample_weight)`, found: {received}")
     batch = tuple(batch) if isinstance(batch, (tuple, list)) else (batch,)
     batch = tuple(fit_checks.data_leaves(part, name)
                   for part, name in zip(batch, ("x", "y", "sample_weight")))

@@ -30,6 +30,7 @@ class GeneratorDataAdapter:
         self.iterator = iter(iterator)
         self.num_batches = steps_per_epoch
         self.class_weight = class_weight
+        self._yielded = False
 
     def __iter__(self):
         step = 0
@@ -37,8 +38,14 @@ class GeneratorDataAdapter:
             try:
                 batch = next(self.iterator)
             except StopIteration:
+                if not self._yielded:  # Keras 3's words
+                    raise ValueError(
+                        "When passing a Python generator to a Keras model, the "
+                        "generator must yield at least one batch. Received an "
+                        "empty generator.") from None
                 return
-            yield step, as_batch(batch, self.class_weight)
+            self._yielded = True
+            yield step, as_batch(batch, self.class_weight, source="generator")
             step += 1
 
 

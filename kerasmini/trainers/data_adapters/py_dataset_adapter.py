@@ -91,6 +91,10 @@ class PyDatasetAdapter:
         self.class_weight = class_weight
         self.shuffle = shuffle
         self.num_batches = len(dataset)
+        if self.num_batches == 0:  # Keras 3 fails later, on a batch of None
+            raise ValueError(
+                "A PyDataset must have at least one batch. Received: x of type "
+                f"{type(dataset).__name__}, with len(x)=0")
         if validation.check_int(steps_per_epoch, "steps_per_epoch", minimum=1,
                                 allow_none=True) is not None:
             self.num_batches = min(self.num_batches, steps_per_epoch)

@@ -1,0 +1,21 @@
+"""The tracer's fast lane: where kerasmini's speed devices live.
+
+The taught code (layers, losses, optimizers, the tape, the tracer's
+:class:`~kerasmini.backend.graph.Graph`) is written the plain way, the way
+the chapters print it. What makes a traced ``fit`` fast lives here, behind
+one seam: the compiler that turns a traced graph into Python
+(:mod:`~kerasmini.backend.fast.codegen`) and the kernels it swaps in
+(:mod:`~kerasmini.backend.fast.kernels`): fused kernels for regions the
+traced code marked as fusible (Adam's update of every variable in one
+in-place, cache-blocked call) and faster twins of single primitives (the
+label check, ``mean``). Eager code never runs them.
+
+This is tinygrad's ``fused=`` idea (an optimizer's formula run as one kernel
+over all its parameters) placed at the compiler: the optimizer's
+``update_step`` stays the textbook, and the compiled step runs the fused
+kernel in its place.
+
+>>> from kerasmini.backend.fast import codegen, kernels
+>>> sorted(f.__name__ for f in kernels.FASTER.values())
+['checked_indices', 'mean']
+"""

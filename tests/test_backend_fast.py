@@ -1,0 +1,331 @@
+"""The tracer's fast lane: the compiled step swaps in kernels, same numbers.
+
+Eager code runs the taught version (Adam's ``update_step`` written with ops,
+the plain label check); a compiled traced step runs the fused kernel or the
+faster twin. These tests check that both give the same numbers, that the
+kernels are really what a traced ``fit`` runs (and not what an eager one
+runs), and that the compiler only fuses a region where nobody can tell.
+"""
+
+import numpy as np
+import pytest
+
+import kerasmini as keras
+from kerasmini.backend import Variable, checks, function
+from kerasmini.backend import numpy as bnp
+from kerasmini.backend.fast import codegen, kernels
+from kerasmini.backend.fast.kernels import BLOCK, Fused
+from kerasmini.backend.graph import fusible
+from kerasmini.optimizers import SGD, Adagrad, Adam, RMSprop
+
+OPTIMIZERS = {
+    "adam": lambda: Adam(learning_rate=0.01),
+    "adam_amsgrad": lambda: Adam(learning_rate=0.01, amsgrad=True),
+    "adam_weight_decay_clipnorm": lambda: Adam(learning_rate=0.01, weight_decay=0.1,
+                                               clipnorm=1.0),
+    "rmsprop": lambda: RMSprop(learning_rate=0.01),
+    "rmsprop_momentum_centered": lambda: RMSprop(learning_rate=0.01, momentum=0.5,
+                                                 centered=True),
+    "sgd": lambda: SGD(learning_rate=0.1),
+    "sgd_nesterov": lambda: SGD(learning_rate=0.1, momentum=0.9, nesterov=True),
+    "adagrad": lambda: Adagrad(learning_rate=0.1),
+}
+
+
+def _steps(make_optimizer, traced, shapes=((4, 3), (3,)), steps=5):
+    """The variables after ``steps`` updates, eager or in a traced function."""
+    rng = np.random.default_rng(0)
+    variables = [Variable(rng.normal(size=s).astype("float32"), name=f"w{i}")
+                 for i, s in enumerate(shapes)]
+    grads = [[rng.normal(size=s).astype("float32") for s in shapes]
+             for _ in range(steps)]
+    optimizer = make_optimizer()
+
+    def apply(*gs):
+        optimizer.apply_gradients(zip(gs, variables))
+
+    step = function(apply) if traced else apply
+    for gs in grads:
+        step(*gs)
+    return [v.numpy() for v in variables], optimizer
+
+
+# traced, these run Adam's fused kernel, which computes alpha in float64 where
+# the formula written with ops computes it in float32 (see adam_update)
+FUSED = {"adam", "adam_weight_decay_clipnorm"}
+
+
+@pytest.mark.parametrize("name", sorted(OPTIMIZERS))
+def test_a_traced_update_gives_the_eager_numbers(name):
+    eager, _ = _steps(OPTIMIZERS[name], traced=False, steps=20)
+    traced, _ = _steps(OPTIMIZERS[name], traced=True, steps=20)
+    for got, want in zip(traced, eager):
+        if name in FUSED:
+            np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+        else:  # the recorded ops themselves, compiled: bit for bit
+            np.testing.assert_array_equal(got, want)
+
+
+def test_the_fused_adam_kernel_gives_the_formula_on_a_variable_of_several_blocks():
+    shapes = ((3, BLOCK // 2 + 7), (5,))  # more than one block, the last partial
+    eager, _ = _steps(OPTIMIZERS["adam"], traced=False, shapes=shapes, steps=3)
+    traced, optimizer = _steps(OPTIMIZERS["adam"], traced=True, shapes=shapes,
+                               steps=3)
+    for got, want in zip(traced, eager):
+        np.testing.assert_allclose(got, want, rtol=1e-5, atol=1e-6)
+    assert int(optimizer.iterations.numpy()) == 3
+
+
+def test_the_fused_adam_kernel_is_the_formula_in_float64_rounded_to_float32():
+    # one step from the same state: alpha exact (float64), then float32 passes
+    rng = np.random.default_rng(1)
+    w, m, g = (rng.normal(size=50).astype("float32") for _ in range(3))
+    v = np.abs(rng.normal(size=50)).astype("float32")
+    lr, t = 0.01, 7
+    want_m = m.astype("float64") + (g - m.astype("float64")) * 0.1
+    want_v = v.astype("float64") + (g.astype("float64")**2 - v) * 0.001
+    alpha = lr * np.sqrt(1 - 0.999**t) / (1 - 0.9**t)
+    want_w = w - alpha * want_m / (np.sqrt(want_v) + 1e-7)
+    kernels.adam_update(np.float32(lr), np.int64(t - 1), w, m, v, g, beta_1=0.9,
+                        beta_2=0.999, epsilon=1e-7)
+    for got, want in ((m, want_m), (v, want_v), (w, want_w)):
+        np.testing.assert_allclose(got, want, rtol=3e-7, atol=1e-9)
+
+
+def _adam_fit(run_eagerly, calls, monkeypatch):
+    original = kernels.adam_update
+
+    def counted(*args, **kwargs):
+        calls.append(len(args))
+        return original(*args, **kwargs)
+
+    monkeypatch.setattr(kernels, "adam_update", counted)
+    keras.utils.set_random_seed(0)
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(4),
+                              keras.layers.Dense(2, activation="softmax")])
+    model.compile(optimizer="adam", loss="sparse_categorical_crossentropy",
+                  run_eagerly=run_eagerly)
+    x = np.random.default_rng(0).normal(size=(24, 3)).astype("float32")
+    model.fit(x, np.arange(24) % 2, batch_size=8, epochs=2, verbose=0)
+    return model
+
+
+def test_graph_fit_runs_the_fused_adam_kernel(monkeypatch):
+    calls = []
+    model = _adam_fit(False, calls, monkeypatch)
+    # 6 batches, one kernel call each for the 4 variables: the five replays
+    # of the compiled step, and the traced batch, which records update_step
+    # and then takes the kernel's step (so traced and replayed batches round
+    # alike)
+    assert calls == [2 + 4 * 4] * 6
+    (graph,) = model.train_function.graphs.values()
+    assert graph.source.count("# adam_update") == 1
+
+
+def test_eager_fit_runs_the_textbook_update_step(monkeypatch):
+    calls = []
+    _adam_fit(True, calls, monkeypatch)
+    assert calls == []
+
+
+def test_the_unfused_compile_writes_the_recorded_formula():
+    w = Variable(np.ones(3, "float32"), name="w")
+    optimizer = Adam(learning_rate=0.1)
+    step = function(lambda g: optimizer.apply_gradients([(g, w)]))
+    step(np.full(3, 0.5, "float32"))
+    (graph,) = step.graphs.values()
+    fused = [line.split("# ")[1] for line in graph.source.splitlines() if "# " in line]
+    run, source = codegen.compile_graph(graph, fused=False)
+    recorded = [line.split("# ")[1] for line in source.splitlines() if "# " in line]
+    assert recorded == [s[3] for s in graph.steps]
+    assert "adam_update" not in recorded and "adam_update" in fused
+    assert {"sqrt", "power", "assign_sub:w", "assign_add:adam/w_momentum"} <= set(
+        recorded)
+    assert len(fused) < len(recorded) // 2
+    # the two versions take the same step
+    start = w.numpy()
+    g = np.array([0.5, -1.0, 2.0], "float32")
+    slots = [v.numpy() for v in optimizer.variables]
+    graph.run(g)
+    after_fused = w.numpy()
+    for variable, value in zip([w, *optimizer.variables], [start, *slots]):
+        variable.assign(value)
+    run(g)
+    np.testing.assert_allclose(w.numpy(), after_fused, rtol=1e-5)
+
+
+def test_the_traced_adam_step_updates_the_weights_in_place():
+    # no new weight arrays per compiled step: the variable keeps its buffer
+    w = Variable(np.ones(3, "float32"), name="w")
+    step = function(Adam(learning_rate=0.1).apply_gradients)
+    step([(np.ones(3, "float32"), w)])  # traced: the formula, new arrays
+    buffer = w._value
+    step([(np.ones(3, "float32"), w)])  # compiled: the fused kernel
+    assert w._value is buffer
+    np.testing.assert_allclose(buffer, 0.8, rtol=1e-5)
+
+
+def test_the_offer_is_not_asked_eagerly():
+    def offer():
+        raise AssertionError("asked for a kernel outside a trace")
+
+    with fusible(offer):
+        result = bnp.add(np.ones(1), 1.0)
+    np.testing.assert_array_equal(result, [2.0])
+
+
+def _count_adder():
+    count = Variable([0.0], name="count")
+
+    def add_two(c):
+        np.add(c, 2.0, out=c)
+
+    return count, lambda: Fused("add_two", add_two, [count], {}, writes=[0])
+
+
+def test_a_region_is_fused_when_nothing_after_it_reads_its_values():
+    count, offer = _count_adder()
+
+    @function
+    def step(x):
+        with fusible(offer):
+            count.assign_add(1.0)
+            count.assign_add(1.0)
+        return bnp.multiply(count, x)  # a new read of the variable: fine
+
+    step(np.ones(1))
+    result = step(np.ones(1))
+    (graph,) = step.graphs.values()
+    assert "# add_two" in graph.source and "# assign_add" not in graph.source
+    np.testing.assert_array_equal(result, [4.0])
+
+
+def test_a_region_whose_value_is_read_later_is_not_fused():
+    count, offer = _count_adder()
+
+    @function
+    def step(x):
+        with fusible(offer):
+            count.assign_add(1.0)
+            inside = bnp.multiply(x, 3.0)
+            count.assign_add(1.0)
+        return bnp.add(inside, 0.0)  # a value made inside the region
+
+    step(np.ones(1))
+    result = step(np.ones(1))
+    (graph,) = step.graphs.values()
+    assert "# add_two" not in graph.source
+    assert graph.source.count("# assign_add") == 2
+    np.testing.assert_array_equal(result, [3.0])
+    np.testing.assert_array_equal(count.numpy(), [4.0])
+
+
+def test_a_region_is_not_fused_when_an_array_it_writes_is_read_later():
+    count, offer = _count_adder()
+
+    @function
+    def step(x):
+        before = count.value  # a read of the array the kernel writes into
+        with fusible(offer):
+            count.assign_add(1.0)
+            count.assign_add(1.0)
+        return bnp.multiply(before, x)
+
+    step(np.ones(1))
+    result = step(np.ones(1))
+    (graph,) = step.graphs.values()
+    assert "# add_two" not in graph.source
+    np.testing.assert_array_equal(result, [2.0])  # the value before the block
+
+
+LABELS = [
+    np.array([0, 2, 1]), np.array([0, 2, 1], "uint8"), np.array([0, 3]),
+    np.array([-1, 0], "int32"), np.array([0.0, 2.0]), np.array([1.5]),
+    np.array([np.nan]), np.array([np.inf]), np.array([True, False]),
+    np.zeros((0,), "int64"), np.zeros((0,)), np.array([[0, 1], [2, 0]])[:, ::-1],
+    np.array(["a"]),
+]
+
+
+@pytest.mark.parametrize("labels", LABELS, ids=lambda a: f"{a.dtype}{a.tolist()}")
+def test_the_faster_label_check_agrees_with_the_taught_one(labels):
+    def outcome(check):
+        try:
+            return check(labels, size=3, what="Labels")
+        except ValueError as error:
+            return str(error)
+
+    taught = outcome(checks.checked_indices.forward)
+    faster = outcome(kernels.checked_indices)
+    if isinstance(taught, str):
+        assert faster == taught and taught.startswith("Labels must be integers")
+    else:
+        assert faster.dtype == taught.dtype == np.int64
+        np.testing.assert_array_equal(faster, taught)
+
+
+def test_a_compiled_step_runs_the_faster_label_check():
+    step = function(lambda y: checks.checked_indices(y, size=3, what="Labels"))
+    step(np.array([0, 1]))
+    (graph,) = step.graphs.values()
+    forward = graph.run.__globals__["f0"]
+    assert graph.steps[0][3] == "checked_indices"
+    assert forward.func is kernels.checked_indices
+    with pytest.raises(ValueError, match=r"Received: 3 \(in an array of shape"):
+        step(np.array([0, 3]))
+
+
+def test_graph_and_eager_fit_with_adam_give_the_same_weights():
+    weights = []
+    for run_eagerly in (False, True):
+        keras.utils.set_random_seed(3)
+        model = keras.Sequential([keras.Input((5,)), keras.layers.Dense(8, "relu"),
+                                  keras.layers.Dense(3, activation="softmax")])
+        model.compile(optimizer=keras.optimizers.Adam(0.01),
+                      loss="sparse_categorical_crossentropy", run_eagerly=run_eagerly)
+        rng = np.random.default_rng(3)
+        x = rng.normal(size=(64, 5)).astype("float32")
+        model.fit(x, rng.integers(0, 3, 64), batch_size=16, epochs=3, verbose=0,
+                  shuffle=False)
+        weights.append(model.get_weights())
+    for graph_w, eager_w in zip(*weights):
+        np.testing.assert_allclose(graph_w, eager_w, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16", "int64", "bool"])
+@pytest.mark.parametrize("axis, keepdims", [(None, False), (0, False), (1, True),
+                                            ((0, 2), False), (-1, False)])
+def test_the_faster_mean_gives_the_taught_numbers(dtype, axis, keepdims):
+    rng = np.random.default_rng(5)
+    x = (rng.normal(size=(7, 5, 3)) * 100).astype(dtype)
+    taught = bnp.mean.forward(x, axis=axis, keepdims=keepdims)
+    faster = kernels.mean(x, axis=axis, keepdims=keepdims)
+    assert isinstance(faster, np.ndarray)
+    assert (faster.dtype, faster.shape) == (taught.dtype, taught.shape)
+    np.testing.assert_array_equal(faster, taught)
+
+
+def test_the_faster_mean_of_nothing_is_the_taught_nan():
+    with np.errstate(invalid="ignore"), pytest.warns(RuntimeWarning):
+        value = kernels.mean(np.zeros((0, 3), "float32"), axis=0)
+    assert value.shape == (3,) and np.isnan(value).all()
+
+
+def test_a_traced_step_rounds_as_its_replays_so_tracing_again_changes_nothing():
+    # the traced call takes the kernel's step too: four steps give the same
+    # bits whether the function is traced once or again halfway
+    rng = np.random.default_rng(7)
+    grads = [rng.normal(size=(6, 4)).astype("float32") for _ in range(4)]
+    def traced_step(optimizer, w):
+        return function(lambda g: optimizer.apply_gradients([(g, w)]))
+
+    results = []
+    for retrace_at in (None, 2):
+        w = Variable(np.ones((6, 4), "float32"), name="w")
+        optimizer = Adam(learning_rate=0.01)
+        for i, g in enumerate(grads):
+            if i == 0 or i == retrace_at:
+                step = traced_step(optimizer, w)
+            step(g)
+        results.append(w.numpy())
+    np.testing.assert_array_equal(*results)
