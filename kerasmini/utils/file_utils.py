@@ -13,9 +13,9 @@ Keras 3 keeps this in ``keras/src/utils/file_utils.py``; every
 3. download unless the file is there and matches ``file_hash`` (sha256, or
    md5 for a 32-character hash): a cached file whose hash differs is fetched
    again, a fresh download whose hash differs is removed and refused;
-4. unpack (zip or tar, gzip and bzip2 included), skipping with a warning every
-   member that would land outside the folder: ``../`` paths, absolute paths,
-   links pointing out, devices.
+4. unpack (zip or tar, gzip and bzip2 included) with
+   :func:`kerasmini.utils.archive_utils.extract_archive`, which skips every
+   member that would land outside the folder.
 
 The download goes to a temporary file renamed into place when complete, so a
 process killed half-way leaves no truncated file under the final name.
@@ -45,17 +45,15 @@ True
 
 import hashlib
 import os
-import shutil
 import sys
-import tarfile
 import tempfile
 import urllib.error
 import urllib.parse
 import urllib.request
 import warnings
-import zipfile
 
 from kerasmini.api_export import keras_export
+from kerasmini.utils.archive_utils import extract_archive
 from kerasmini.utils.progbar import Progbar
 
 MIRROR_VARIABLE = "KERASMINI_DOWNLOAD_MIRROR"
@@ -217,99 +215,6 @@ def _download(url, target):
             os.remove(partial)
 
 
-# 4. unpack ------------------------------------------------------------------
-
-
-def _inside(base, name):
-    """The real path of ``base/name`` if it stays inside ``base``, else None."""
-    path = os.path.realpath(os.path.join(base, name))
-    try:
-        if os.path.commonpath([path, base]) == base:
-            return path
-    except ValueError:  # another drive (Windows)
-        pass
-    return None
-
-
-def _safe_tar_members(archive, base):
-    for info in archive:
-        safe = _inside(base, info.name) is not None
-        if info.issym():  # relative to the link's own folder
-            link_folder = os.path.dirname(os.path.join(base, info.name))
-            safe = safe and _inside(base, os.path.join(link_folder, info.linkname))
-        elif info.islnk():  # relative to the archive's root
-            safe = safe and _inside(base, info.linkname) is not None
-        elif not (info.isfile() or info.isdir()):
-            safe = False  # devices, FIFOs
-        if safe:
-            yield info
-        else:
-            warnings.warn("Skipping invalid path during archive extraction: "
-                          f"'{info.name}'.", stacklevel=3)
-
-
-def _safe_zip_members(archive, base):
-    for info in archive.infolist():
-        if _inside(base, info.filename) is not None:
-            yield info
-        else:
-            warnings.warn("Skipping invalid path during archive extraction: "
-                          f"'{info.filename}'.", stacklevel=3)
-
-
-def extract_archive(file_path, path=".", archive_format="auto"):
-    """Unpack a tar or zip archive into ``path``; ``False`` if it is neither.
-
-    Members that would land outside ``path`` are skipped with a warning.
-    ``archive_format``: ``"auto"`` (tar, then zip), ``"tar"``, ``"zip"``, a
-    list of those, or ``None`` (never unpack).
-
-    >>> import io, tarfile, tempfile
-    >>> folder = tempfile.mkdtemp()
-    >>> archive = os.path.join(folder, "a.tar")
-    >>> with tarfile.open(archive, "w") as tar:
-    ...     info = tarfile.TarInfo("../escape.txt"); info.size = 1
-    ...     tar.addfile(info, io.BytesIO(b"x"))
-    ...     info = tarfile.TarInfo("inside.txt"); info.size = 1
-    ...     tar.addfile(info, io.BytesIO(b"y"))
-    >>> import warnings
-    >>> with warnings.catch_warnings(record=True) as caught:
-    ...     warnings.simplefilter("always")
-    ...     extract_archive(archive, os.path.join(folder, "out"))
-    True
-    >>> sorted(os.listdir(os.path.join(folder, "out"))), str(caught[0].message)
-    (['inside.txt'], "Skipping invalid path during archive extraction: '../escape.txt'.")
-    """
-    if archive_format is None:
-        return False
-    formats = ["tar", "zip"] if archive_format == "auto" else archive_format
-    formats = [formats] if isinstance(formats, str) else list(formats)
-    file_path, path = os.fspath(file_path), os.fspath(path)
-    for kind in formats:
-        is_kind = tarfile.is_tarfile if kind == "tar" else zipfile.is_zipfile
-        try:
-            if not is_kind(file_path):
-                continue
-            os.makedirs(path, exist_ok=True)
-            base = os.path.realpath(path)
-            if kind == "tar":
-                with tarfile.open(file_path) as archive:
-                    extra = {"filter": "data"} if hasattr(tarfile, "data_filter") else {}
-                    archive.extractall(path, members=_safe_tar_members(archive, base),
-                                       **extra)
-            else:
-                with zipfile.ZipFile(file_path) as archive:
-                    archive.extractall(path, members=_safe_zip_members(archive, base))
-        except (tarfile.TarError, zipfile.BadZipFile, EOFError, OSError) as e:
-            shutil.rmtree(path, ignore_errors=True)
-            raise ValueError(
-                f"get_file: could not extract the {kind} archive {file_path!r} "
-                f"(damaged or truncated?). Received: {type(e).__name__}: {e}"
-            ) from None
-        return True
-    return False
-
-
 # the function ------------------------------------------------------------------
 
 
@@ -415,4 +320,4 @@ def get_file(fname=None, origin=None, untar=False, md5_hash=None, file_hash=None
     return extraction_dir
 
 
-__all__ = ["extract_archive", "get_file", "hash_file", "keras_home", "validate_file"]
+__all__ = ["get_file", "hash_file", "keras_home", "validate_file"]
