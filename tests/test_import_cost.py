@@ -18,7 +18,7 @@ ON_FIRST_USE = (
     "kerasmini.utils.plotting", "kerasmini.book", "numpy.random", "zipfile",
     "json", "tempfile",
     # the data helpers: downloads, archives, images, the dataset loaders
-    "kerasmini.utils.file_utils", "kerasmini.utils.archive_utils",
+    "kerasmini.utils.file_utils", "kerasmini.utils.archive_utils", "kerasmini.utils.errors",
     "kerasmini.utils.image_utils",
     "kerasmini.utils.sequence_utils", "kerasmini.utils.numerical_utils",
     "kerasmini.datasets.mnist", "kerasmini.datasets.imdb",

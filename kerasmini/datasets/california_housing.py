@@ -22,11 +22,12 @@ def load_data(version="large", path="california_housing.npz", test_split=0.2,
     >>> load_data(version="tiny")
     Traceback (most recent call last):
       ...
-    ValueError: Argument `version` must be one of 'small', 'large'. Received: version=tiny
+    ValueError: california_housing.load_data: argument `version` must be one of 'small', ...
     """
     housing.check_test_split(test_split, seed, "california_housing.load_data")
     if version not in ("small", "large"):  # Keras checks it after the download
-        raise ValueError("Argument `version` must be one of 'small', 'large'. "
+        raise ValueError("california_housing.load_data: argument `version` must be "
+                         "one of 'small', 'large'. "
                          f"Received: version={version}")
     path = get_file(path, origin=f"{ORIGIN_FOLDER}california_housing.npz",
                     file_hash=FILE_HASH)

@@ -27,10 +27,11 @@ def load_data(label_mode="fine"):
     >>> load_data(label_mode="medium")
     Traceback (most recent call last):
       ...
-    ValueError: `label_mode` must be one of `"fine"`, `"coarse"`. Received: label_mode=medium.
+    ValueError: cifar100.load_data: `label_mode` must be one of `"fine"`, `"coarse"`. ...
     """
     if label_mode not in ("fine", "coarse"):
-        raise ValueError('`label_mode` must be one of `"fine"`, `"coarse"`. '
+        raise ValueError('cifar100.load_data: `label_mode` must be one of `"fine"`, '
+                         '`"coarse"`. '
                          f"Received: label_mode={label_mode}.")
     path = get_file(fname="cifar-100-python-target", origin=ORIGIN, extract=True,
                     file_hash=FILE_HASH)

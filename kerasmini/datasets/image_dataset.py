@@ -18,6 +18,7 @@ from kerasmini.api_export import keras_export
 from kerasmini.backend import validation
 from kerasmini.datasets.batched import BatchedDataset
 from kerasmini.utils import dataset_utils, image_resize, image_utils
+from kerasmini.utils.errors import names_its_errors
 
 ALLOWLIST_FORMATS = (".bmp", ".gif", ".jpeg", ".jpg", ".png")
 CHANNELS = {"grayscale": 1, "rgb": 3, "rgba": 4}
@@ -111,6 +112,7 @@ def _check_image_arguments(color_mode, image_size, interpolation, batch_size,
 
 
 @keras_export("kerasmini.utils.image_dataset_from_directory")
+@names_its_errors
 def image_dataset_from_directory(
     directory, labels="inferred", label_mode="int", class_names=None,
     color_mode="rgb", batch_size=32, image_size=(256, 256), shuffle=True, seed=None,
@@ -154,7 +156,7 @@ def image_dataset_from_directory(
     >>> image_dataset_from_directory("photos", label_mode="sparse")
     Traceback (most recent call last):
       ...
-    ValueError: `label_mode` argument must be one of "int", "categorical", "binary", or ...
+    ValueError: image_dataset_from_directory: `label_mode` argument must be one of ...
     """
     dataset_utils.check_common_arguments("image_dataset_from_directory", labels,
                                          label_mode, class_names, "image")

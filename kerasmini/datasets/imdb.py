@@ -66,7 +66,8 @@ def load_data(path="imdb.npz", num_words=None, skip_top=0, maxlen=None, seed=113
         x_test, labels_test = sequences.remove_long(maxlen, x_test, labels_test)
         if not x_train or not x_test:
             raise ValueError(
-                f"After filtering for sequences shorter than maxlen={maxlen}, no "
+                "imdb.load_data: after filtering for sequences shorter than "
+                f"maxlen={maxlen}, no "
                 "sequence was kept. Increase maxlen."
             )
     xs = sequences.limit_vocabulary(x_train + x_test, num_words, skip_top, oov_char)

@@ -18,6 +18,7 @@ from kerasmini.api_export import keras_export
 from kerasmini.backend import validation
 from kerasmini.datasets.batched import BatchedDataset
 from kerasmini.utils import dataset_utils
+from kerasmini.utils.errors import names_its_errors
 
 
 def read_text(path, max_length=None):
@@ -35,6 +36,7 @@ def read_text(path, max_length=None):
 
 
 @keras_export("kerasmini.utils.text_dataset_from_directory")
+@names_its_errors
 def text_dataset_from_directory(
     directory, labels="inferred", label_mode="int", class_names=None, batch_size=32,
     max_length=None, shuffle=True, seed=None, validation_split=None, subset=None,
@@ -52,7 +54,7 @@ def text_dataset_from_directory(
     >>> text_dataset_from_directory("reviews", validation_split=0.2)
     Traceback (most recent call last):
       ...
-    ValueError: If `subset` is set, `validation_split` must be set, and inversely. ...
+    ValueError: text_dataset_from_directory: If `subset` is set, `validation_split` must ...
     """
     owner = "text_dataset_from_directory"
     dataset_utils.check_common_arguments(owner, labels, label_mode, class_names, "text")

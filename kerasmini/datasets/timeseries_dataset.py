@@ -18,6 +18,7 @@ import numpy as np
 from kerasmini.api_export import keras_export
 from kerasmini.backend import validation
 from kerasmini.datasets.batched import BatchedDataset
+from kerasmini.utils.errors import names_its_errors
 
 OWNER = "timeseries_dataset_from_array"
 
@@ -68,6 +69,7 @@ def _check_indices(start_index, end_index, sampling_rate, sequence_stride, lengt
 
 
 @keras_export("kerasmini.utils.timeseries_dataset_from_array")
+@names_its_errors
 def timeseries_dataset_from_array(data, targets, sequence_length, sequence_stride=1,
                                   sampling_rate=1, batch_size=128, shuffle=False,
                                   seed=None, start_index=None, end_index=None,
@@ -95,7 +97,7 @@ def timeseries_dataset_from_array(data, targets, sequence_length, sequence_strid
     ...                               sampling_rate=0)
     Traceback (most recent call last):
       ...
-    ValueError: `sampling_rate` must be higher than 0. Received: sampling_rate=0
+    ValueError: timeseries_dataset_from_array: `sampling_rate` must be higher than 0. ...
     """
     data = _as_array(data, "data")
     if targets is not None:

@@ -54,6 +54,7 @@ import warnings
 
 from kerasmini.api_export import keras_export
 from kerasmini.utils.archive_utils import extract_archive
+from kerasmini.utils.errors import names_its_errors
 from kerasmini.utils.progbar import Progbar
 
 MIRROR_VARIABLE = "KERASMINI_DOWNLOAD_MIRROR"
@@ -249,6 +250,7 @@ def _check_arguments(fname, origin, cache_subdir, hash_algorithm, archive_format
 
 
 @keras_export("kerasmini.utils.get_file")
+@names_its_errors
 def get_file(fname=None, origin=None, untar=False, md5_hash=None, file_hash=None,
              cache_subdir="datasets", hash_algorithm="auto", extract=False,
              archive_format="auto", cache_dir=None, force_download=False):

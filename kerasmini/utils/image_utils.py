@@ -23,6 +23,7 @@ import numpy as np
 
 from kerasmini.api_export import keras_export
 from kerasmini.backend import config, validation
+from kerasmini.utils.errors import names_its_errors
 
 try:
     from PIL import Image as pil_image
@@ -58,6 +59,7 @@ def _resampling(name):
 
 
 @keras_export("kerasmini.utils.array_to_img")
+@names_its_errors
 def array_to_img(x, data_format=None, scale=True, dtype=None):
     """A Pillow image from a 3-D array (height, width, 1/3/4 channels).
 
@@ -69,7 +71,7 @@ def array_to_img(x, data_format=None, scale=True, dtype=None):
     >>> array_to_img(np.zeros((2, 2)))
     Traceback (most recent call last):
       ...
-    ValueError: Expected image array to have rank 3 (single image). Got array with shape: (2, 2)
+    ValueError: array_to_img: Expected image array to have rank 3 (single image). Got ...
     """
     require_pillow("array_to_img")
     data_format = _data_format(data_format, "array_to_img")
@@ -104,6 +106,7 @@ def array_to_img(x, data_format=None, scale=True, dtype=None):
 
 
 @keras_export("kerasmini.utils.img_to_array")
+@names_its_errors
 def img_to_array(img, data_format=None, dtype=None):
     """A 3-D array (height, width, channels) from a Pillow image.
 
@@ -135,6 +138,7 @@ def img_to_array(img, data_format=None, dtype=None):
 
 
 @keras_export("kerasmini.utils.save_img")
+@names_its_errors
 def save_img(path, x, data_format=None, file_format=None, scale=True, **kwargs):
     """Write the array ``x`` as an image file (format from the extension, or
     ``file_format``; extra keyword arguments go to ``PIL.Image.save``). An
@@ -191,6 +195,7 @@ def convert_color(img, color_mode):
 
 
 @keras_export("kerasmini.utils.load_img")
+@names_its_errors
 def load_img(path, color_mode="rgb", target_size=None, interpolation="nearest",
              keep_aspect_ratio=False):
     """Read an image file into a Pillow image.
