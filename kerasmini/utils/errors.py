@@ -1,7 +1,7 @@
 """Errors that name the call they come from.
 
 Keras's messages name the argument ("`label_mode` argument must be one
-of ...");  kerasmini's standard also names the function, so a user who called
+of ..."); kerasmini's standard also names the function, so a user who called
 several sees which one refused what. :func:`names_its_errors` does that for a
 whole function, keeping Keras's wording after the name.
 """

@@ -212,7 +212,7 @@ def load_img(path, color_mode="rgb", target_size=None, interpolation="nearest",
     >>> load_img(io.BytesIO(b"not an image"))
     Traceback (most recent call last):
       ...
-    ValueError: load_img: cannot identify the image in <_io.BytesIO ...>. Received: a file ...
+    ValueError: load_img: cannot identify the image in the io.BytesIO. Received: a file of 12 bytes
     """
     require_pillow("load_img")
     if color_mode not in COLOR_MODES:
@@ -228,9 +228,11 @@ def load_img(path, color_mode="rgb", target_size=None, interpolation="nearest",
         img = _open(path)
         img.load()
     except pil_image.UnidentifiedImageError:
-        size = path.getbuffer().nbytes if isinstance(path, io.BytesIO) else \
-            os.path.getsize(path)
-        raise ValueError(f"load_img: cannot identify the image in {path!r}. "
+        if isinstance(path, io.BytesIO):
+            where, size = "the io.BytesIO", path.getbuffer().nbytes
+        else:
+            where, size = repr(os.fspath(path)), os.path.getsize(path)
+        raise ValueError(f"load_img: cannot identify the image in {where}. "
                          f"Received: a file of {size} bytes") from None
     img = convert_color(img, color_mode)
     if target_size is None:
