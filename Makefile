@@ -1,17 +1,27 @@
 # Everything a reader or CI needs, from a fresh clone with only python3, make and apt:
 #   make test       ruff, then pytest: unit tests, doctests and every notebook (nbval)
 #   make book       the website in _build/html (warnings are errors)
+#   make keras-releases  fetch the two pinned Keras wheels the book shows lines of
+#                   (once; cached outside the tree, KERASMINI_KERAS_CACHE to move it)
 #   make benchmark  time kerasmini's fit on the 8x8 digits (MLP, widths, CNN), a wide
 #                   Dense, float32 subnormals in Adam, and import kerasmini
 #   make notebooks  re-run every chapter and store its outputs (after changing kerasmini)
 #   make student    the chapters as nbgrader assignments: student versions in
 #                   classroom/release (COURSE=dir to put the course elsewhere)
-#   make grade      nbgrader autograde of classroom/submitted, then a CSV of grades
+#   make grade      nbgrader autograde of classroom/submitted (each kernel in the
+#                   bubblewrap sandbox), a CSV of grades and feedback pages
+#   make feedback   the feedback pages again (RELEASE=1: to the nbgrader exchange)
+#   make student-book  the website without the solutions, in _build/student
 #   make interop    .keras files: real Keras 3.15.1 loads kerasmini's and the other way;
 #                   the data helpers give Keras's arrays and batches
 #   make parity     the book's scenarios run by kerasmini and real Keras, compared;
 #                   Keras's own unit tests run against kerasmini (a measurement)
-#   make browser-test  the built site in headless Chromium (screenshots in _build/screenshots)
+#   make browser-test  the built site in headless Chromium (screenshots in _build/screenshots):
+#                   console errors, layout at 1280 and 390 px, axe-core (WCAG A/AA)
+#   make pdf        the book as one PDF (TeX Live, installed with apt-get if missing),
+#                   checked, and copied beside the website's pages
+#   make package    sdist and wheel built; the wheel installed into fresh virtualenvs
+#                   (Python 3.10 and the newest here) to fit, save, load and draw
 #   make clean      remove _build
 
 PYTHON ?= python3
@@ -22,8 +32,9 @@ STAMP  := $(VENV)/.installed
 # Root needs no sudo; everyone else uses it when it exists.
 SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && echo sudo)
 
-.PHONY: venv graphviz lint browser-test test book benchmark notebooks classroom student grade \
-	interop parity clean
+.PHONY: venv graphviz bubblewrap lint browser-test test book benchmark notebooks classroom \
+	student grade feedback student-book interop parity clean keras-releases texlive pdf \
+	package axe
 
 venv: $(STAMP)
 
@@ -70,15 +81,39 @@ graphviz:
 	  echo "error: Graphviz was installed but 'dot' is not on PATH." >&2; exit 1; }
 	@dot -V
 
+# Grading runs each student's kernel inside bubblewrap (tools/sandbox.py). Installed
+# like Graphviz where apt-get is; elsewhere `make grade` grades without it, with a
+# loud warning (teachers.md, "The sandbox").
+bubblewrap:
+	@if command -v bwrap >/dev/null 2>&1; then \
+	  :; \
+	elif command -v apt-get >/dev/null 2>&1; then \
+	  echo "Installing bubblewrap with apt-get (the grading sandbox)"; \
+	  $(SUDO) apt-get update && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y bubblewrap || \
+	  echo "warning: could not install bubblewrap; grading will be unsandboxed" >&2; \
+	else \
+	  echo "warning: bubblewrap (bwrap) is not installed and I cannot install it here;" >&2; \
+	  echo "  make grade will run the students' code WITHOUT a sandbox (see teachers.md)." >&2; \
+	fi
+
 # ruff first: a lint error fails the run before the slower tests start
 lint: venv
 	$(VENV)/bin/ruff check kerasmini tests tools benchmarks
 
-# The classroom round trip (tests/test_classroom_nbgrader.py) needs nbgrader.
-test: venv graphviz lint classroom
+# The classroom round trip (tests/test_classroom_nbgrader.py) needs nbgrader, and
+# bubblewrap for its hostile submission.
+test: venv graphviz lint classroom bubblewrap keras-releases
 	$(VPY) -m pytest
 
-book: venv graphviz
+# keras==2.6.0 and keras==3.15.1 from PyPI (pip download --no-deps, sha256 pinned in
+# kerasmini/book/keras_releases.py), kept outside the tree; offline once cached.
+# The book renders Keras's lines from them; tests/test_keras_lines.py scans the
+# repository for them.
+keras-releases: venv
+	@$(VPY) -m kerasmini.book.keras_releases
+
+book: venv graphviz keras-releases
 	$(VENV)/bin/jupyter-book build . -W -n --keep-going
 	$(VPY) tools/check_book.py
 
@@ -110,11 +145,22 @@ $(CLASSROOM_STAMP): requirements-classroom.txt $(STAMP)
 student: classroom
 	$(VPY) tools/classroom.py student --course $(COURSE)
 
-# nbgrader autograde + export; COLLECT=1 first runs `nbgrader collect` (an
-# exchange), FORCE=1 grades again what was graded before.
-grade: classroom
-	$(VPY) tools/classroom.py grade --course $(COURSE) \
+# nbgrader autograde (sandboxed where bubblewrap works; SANDBOX=off to run the
+# students' code with your rights), export, feedback; COLLECT=1 first runs
+# `nbgrader collect` (an exchange), FORCE=1 grades again what was graded before.
+SANDBOX ?= auto
+grade: classroom bubblewrap
+	$(VPY) tools/classroom.py grade --course $(COURSE) --sandbox $(SANDBOX) \
 	  $(if $(COLLECT),--collect) $(if $(FORCE),--force)
+
+# nbgrader generate_feedback again (after you changed a score by hand); RELEASE=1
+# also hands it out through the exchange (nbgrader release_feedback).
+feedback: classroom
+	$(VPY) tools/classroom.py feedback --course $(COURSE) $(if $(RELEASE),--release)
+
+# The website as students should see it: every solution is the stub.
+student-book: venv graphviz
+	$(VPY) tools/classroom.py student-book --out _build/student
 
 # Real Keras (with PyTorch's CPU build as its backend) lives in a venv of its own:
 # kerasmini never imports it; the interop tests run it in a subprocess.
@@ -161,10 +207,74 @@ clean:
 
 # The website in Debian's Chromium, driven by Playwright (its own browser download
 # does not work offline, so it is pointed at /usr/bin/chromium).
-browser-test: book
+browser-test: book axe
 	@command -v chromium >/dev/null 2>&1 || { \
 	  echo "Installing Chromium with apt-get"; \
 	  $(SUDO) apt-get update && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }
 	$(VPY) -c "import playwright" 2>/dev/null || $(VPY) -m pip install -r requirements-browser.txt
 	$(VPY) -m pytest tests/test_browser.py -m browser -v
+	$(VPY) -m pytest tests/test_browser_reader.py -m browser -q -rs
+
+# The PDF: jupyter-book's LaTeX builder (XeLaTeX) in a folder of its own (the
+# HTML build's doctrees make the LaTeX builder refuse), then copied beside the
+# website's pages, where the front page links it, and checked (tests/test_pdf.py:
+# pages, every figure an image, fonts embedded). Another edition, e.g. a
+# translation with a _config file of its own:
+#   make pdf PDF_CONFIG=_config.zh.yml PDF_OUT=_build/pdf-zh PDF_NAME=kerasmini-book-zh
+PDF_CONFIG ?= _config.yml
+PDF_OUT    ?= _build/pdf
+PDF_NAME   ?= kerasmini-book
+PDF_SITE   ?= _build/html
+# Debian's TeX Live core (about 360 MB, 3 minutes), FreeSerif/FreeSans/FreeMono,
+# rsvg-convert for the SVG drawings, poppler for looking at pages (pdftoppm).
+TEX_PACKAGES := texlive-xetex texlive-latex-extra texlive-fonts-recommended latexmk \
+	fonts-freefont-otf librsvg2-bin poppler-utils
+
+texlive:
+	@if command -v xelatex >/dev/null 2>&1 && command -v latexmk >/dev/null 2>&1 && \
+	  command -v rsvg-convert >/dev/null 2>&1 && command -v pdftoppm >/dev/null 2>&1 && \
+	  kpsewhich tcolorbox.sty >/dev/null 2>&1 && \
+	  fc-list 2>/dev/null | grep -q FreeSerif; then \
+	  :; \
+	elif command -v apt-get >/dev/null 2>&1; then \
+	  echo "Installing TeX Live and fonts with apt-get"; \
+	  $(SUDO) apt-get update && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y \
+	    $(TEX_PACKAGES); \
+	else \
+	  echo "error: the PDF needs XeLaTeX, latexmk, rsvg-convert and the FreeFont fonts." >&2; \
+	  echo "  Debian/Ubuntu: sudo apt-get install $(TEX_PACKAGES)" >&2; \
+	  echo "  macOS: MacTeX (brew install --cask mactex), brew install librsvg poppler" >&2; \
+	  exit 1; \
+	fi
+
+pdf: venv graphviz texlive
+	$(VENV)/bin/jupyter-book build . --builder pdflatex --config $(PDF_CONFIG) \
+	  --path-output $(PDF_OUT) -W -n --keep-going
+	mkdir -p $(PDF_SITE)
+	cp $(PDF_OUT)/_build/latex/$(PDF_NAME).pdf $(PDF_SITE)/$(PDF_NAME).pdf
+	KERASMINI_PDF=$(PDF_SITE)/$(PDF_NAME).pdf $(VPY) -m pytest tests/test_pdf.py -v
+
+# The package as users get it (tests/test_package.py): built with `python -m
+# build`, the wheel installed into fresh virtualenvs through pip's cache, bare and
+# with the `book` extra, on Python 3.10 and on the newest Python found (pyenv's too).
+package: venv graphviz
+	KERASMINI_PACKAGE_TEST=1 $(VPY) -m pytest tests/test_package.py -v
+
+# axe-core, the accessibility rules make browser-test runs inside each page
+# (tests/test_browser_reader.py); npm only fetches the file, Chromium runs it.
+AXE_VERSION := 4.14.1
+AXE_DIR     := _build/node
+AXE_STAMP   := $(AXE_DIR)/.axe-core-$(AXE_VERSION)
+
+axe: $(AXE_STAMP)
+
+$(AXE_STAMP):
+	@command -v npm >/dev/null 2>&1 || { \
+	  echo "Installing npm with apt-get"; \
+	  $(SUDO) apt-get update && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y npm; }
+	npm install --prefix $(AXE_DIR) --no-save --no-package-lock --no-audit --no-fund \
+	  axe-core@$(AXE_VERSION)
+	touch $@

@@ -177,8 +177,10 @@ def test_chapters_have_three_checked_exercises_with_folded_solutions():
             kinds = []
             for cell in block:
                 text = source(cell)
-                if cell["cell_type"] == "code" and "check" in tags(cell):
-                    kinds.append("check")
+                if cell["cell_type"] == "code" and "grade" in tags(cell):
+                    kinds.append("grade")
+                    assert f"from kerasmini.book.exercises.{label[:4]} import check_" \
+                        in text, f"{where}: the grade cell imports its check"
                 elif cell["cell_type"] == "code" and "solution" in tags(cell):
                     kinds.append("solution")
                     assert BEGIN in text and END in text, (
@@ -199,9 +201,9 @@ def test_chapters_have_three_checked_exercises_with_folded_solutions():
                         kinds.append("start")
                     elif SOLUTION_END.search(text):
                         kinds.append("end")
-            assert kinds[:4] == ["check", "start", "solution", "end"], (
-                f"{where}: expected a check cell, solution-start, a solution cell "
-                f"and solution-end in that order, found {kinds}")
+            assert kinds[:4] == ["start", "solution", "end", "grade"], (
+                f"{where}: expected solution-start, a solution cell, solution-end "
+                f"and a grade cell (the self-check) in that order, found {kinds}")
 
 
 def test_error_outputs_and_raises_exception_tags_agree():

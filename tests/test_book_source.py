@@ -1,6 +1,7 @@
 """kerasmini.book.source: live source beside pinned Keras links."""
 
 import inspect
+import re
 import textwrap
 
 import pytest
@@ -134,3 +135,66 @@ def test_show_source_html_has_light_and_dark_colours_for_its_tokens():
     light = re.search(r"\n\.kerasmini-themed \.k \{ color: (#\w+)", html).group(1)
     dark = re.search(r'dark"\] \.kerasmini-themed \.k \{ color: (#\w+)', html).group(1)
     assert light.lower() != dark.lower()
+
+
+# --- Readable colours (WCAG AA: 4.5:1 for text) --------------------------------
+
+def test_contrast_ratio_matches_wcag_reference_values():
+    from kerasmini.book.source import contrast_ratio
+
+    assert contrast_ratio("#ffffff", "#000000") == pytest.approx(21.0)
+    assert contrast_ratio("#000000", "#000000") == pytest.approx(1.0)
+    # WebAIM's checker: #767676 on white is the lightest grey that passes AA.
+    assert contrast_ratio("#767676", "#ffffff") == pytest.approx(4.54, abs=0.01)
+    assert contrast_ratio("#777777", "#ffffff") < 4.5
+    assert contrast_ratio("#fff", "#000") == contrast_ratio("#000000", "#ffffff")
+
+
+def test_readable_keeps_readable_colours_and_fixes_the_others():
+    from kerasmini.book.source import contrast_ratio, readable
+
+    assert readable("#1f2328", "#f6f8fa") == "#1f2328"
+    fixed = readable("#6e7781", "#f6f8fa")  # github-light's comment colour
+    assert contrast_ratio(fixed, "#f6f8fa") >= 4.5
+    assert contrast_ratio(fixed, "#f6f8fa") < 4.7  # the nearest shade, not black
+    lighter = readable("#6e7681", "#161b22")  # github-dark's whitespace colour
+    assert contrast_ratio(lighter, "#161b22") >= 4.5
+    assert sum(int(lighter[i:i + 2], 16) for i in (1, 3, 5)) > 0x6e + 0x76 + 0x81
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_every_listing_colour_reads_at_wcag_aa(theme):
+    from kerasmini.book.source import _PAGE, contrast_ratio, palette
+
+    colours = palette(theme)
+    box = colours["background"]
+    for name in ("text", "line_numbers", "link", "symbol"):
+        assert contrast_ratio(colours[name], box) >= 4.5, name
+    for page in _PAGE[theme]:
+        assert contrast_ratio(colours["header"], page) >= 4.5
+    checked = 0
+    for name, rule in colours["tokens"].items():
+        colour = re.search(r"(?:^|; )color: (#[0-9a-fA-F]{6})", rule)
+        if colour:
+            background = re.search(r"background-color: (#[0-9a-fA-F]{6})\b", rule)
+            on = background.group(1) if background else box
+            assert contrast_ratio(colour.group(1), on) >= 4.5, (name, rule)
+            checked += 1
+    assert checked > 50  # every Pygments token class with a colour
+
+
+def test_listing_html_uses_the_readable_palette():
+    from kerasmini.book.source import palette
+
+    html = show_source(keras.layers.Dense.call)._repr_html_()
+    light, dark = palette("light"), palette("dark")
+    assert f".kerasmini-themed .linenos {{ color: {light['line_numbers']} }}" in html
+    assert (f'html[data-theme="dark"] .kerasmini-themed .linenos {{ color: '
+            f"{dark['line_numbers']} }}") in html
+    assert f".kerasmini-source-header {{ color: {light['header']} }}" in html
+    # Faded text is what failed the contrast check (the book's theme fades
+    # line numbers with `opacity: .8 !important`).
+    assert re.findall(r"opacity: ([\d.]+)", html) == ["1"]
+    assert ".kerasmini-themed .linenos { padding-right: 0.8em; user-select: none; " \
+           "opacity: 1 !important; }" in html
+    assert "#808080" not in html

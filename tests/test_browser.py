@@ -8,6 +8,7 @@ Screenshots of every chapter, light and dark, go to ``_build/screenshots/``.
 
 import functools
 import http.server
+import re
 import shutil
 import threading
 from pathlib import Path
@@ -197,6 +198,8 @@ def test_internal_links_resolve(server):
             target = urldefrag(urljoin(url, link)).url
             if urlparse(target).netloc != urlparse(server).netloc or target in seen:
                 continue
+            if target.endswith(".pdf") and not (HTML / Path(link).name).exists():
+                continue  # make pdf puts the PDF beside the pages (not make book)
             seen.add(target)
             try:
                 safe = quote(target, safe=":/?&=%;+,@")  # spaces etc. in links
@@ -205,3 +208,118 @@ def test_internal_links_resolve(server):
                 missing.append(f"{path.name} -> {link}: {err.code}")
     assert seen, "no internal links found"
     assert not missing, f"broken internal links: {missing}"
+
+
+# --------------------------------------------------------------------------
+# Keras's own lines (_ext/keras_lines.py): every pinned range a chapter links
+# is shown on its page, in a tab or a fold, starting at the def/class it names.
+
+KERAS_BLOCKS_JS = """() => [...document.querySelectorAll('article .kerasmini-keras')].map(
+  b => b.dataset.kerasRef)"""
+KERAS_LINKS_JS = """() => [...document.querySelectorAll('article a[href]')]
+  .map(a => a.href).filter(h => h.startsWith(
+    'https://github.com/keras-team/keras/blob/'))"""
+
+
+def _first_code_line(block):
+    """The def/class line a listing opens with, past its decorators (if any)."""
+    lines = [line.lstrip().lstrip("0123456789").strip()
+             for line in block.locator("pre").inner_text().splitlines()]
+    if lines and lines[0].startswith("@"):  # decorators may span lines
+        return next((line for line in lines
+                     if re.match(r"(async )?(def|class) ", line)), "")
+    return lines[0] if lines else ""
+
+
+@pytest.mark.parametrize("chapter", [c for c in CHAPTERS if c[:2] != "00"])
+def test_chapter_shows_keras_lines_of_its_links(browser, server, chapter):
+    from kerasmini.book.keras_excerpts import KERAS_EXCERPTS
+    from kerasmini.book.keras_lines import pinned_ref, pinned_symbol
+
+    page, errors = _open(browser, f"{server}chapters/{chapter}.html", "light")
+    try:
+        linked = {pinned_ref(url) for url in page.evaluate(KERAS_LINKS_JS)} - {None}
+        shown = page.evaluate(KERAS_BLOCKS_JS)
+        keys = {f"{r.tag} {r.path} {r.start} {r.end}": r for r in linked}
+        missing = sorted(set(keys) - set(shown))
+        assert not missing, f"linked ranges without their lines: {missing}"
+        contains = {(e.ref.tag, e.ref.path, e.ref.start): e.contains
+                    for e in KERAS_EXCERPTS.values()}
+        blocks = page.locator("article .kerasmini-keras")
+        for index in range(blocks.count()):
+            block = blocks.nth(index)
+            panel = block.locator("xpath=ancestor::div[@class='kerasmini-tab-panel']")
+            if panel.count():  # a tab: click its label first
+                panel.locator("xpath=preceding-sibling::label[1]").click()
+            fold = block.locator("xpath=ancestor::details")
+            if fold.count():
+                assert fold.get_attribute("open") is not None, "a fold is closed"
+            assert block.is_visible(), f"{block.get_attribute('data-keras-ref')}"
+            tag, path, start, end = block.get_attribute("data-keras-ref").split()
+            ref = keys.get(f"{tag} {path} {start} {end}")
+            numbers = [int(n) for n in block.locator(".linenos").all_inner_texts()]
+            assert numbers == list(range(int(start), int(end) + 1)), path
+            symbol = pinned_symbol(ref) if ref else ""
+            if symbol:
+                name = symbol.rsplit(".", 1)[-1]
+                first = _first_code_line(block)
+                assert re.match(rf"(async )?(def|class) {re.escape(name)}\b", first), (
+                    f"{path}#L{start}: expected def/class {name}, got {first!r}")
+            else:
+                text = block.locator("pre").inner_text()
+                assert contains[(tag, path, int(start))] in text, path
+        assert not errors, f"console errors: {errors}"
+    finally:
+        page.context.close()
+
+
+def test_keras_lines_fit_a_phone(browser, server):
+    """At 390 px no chapter scrolls sideways, Keras's lines included."""
+    shots = {}
+    for theme in THEMES:
+        ctx = browser.new_context(viewport={"width": 390, "height": 844},
+                                  color_scheme=theme, device_scale_factor=2)
+        if theme == "dark":
+            ctx.add_init_script("localStorage.setItem('mode', 'dark');"
+                                "localStorage.setItem('theme', 'dark');")
+        shots[theme] = ctx
+    page = shots["light"].new_page()
+    try:
+        wide = []
+        for chapter in CHAPTERS:  # widths do not depend on the theme
+            page.goto(f"{server}chapters/{chapter}.html", wait_until="load")
+            for label in page.locator("article .kerasmini-tabs > label").all():
+                if label.inner_text().startswith("Keras"):
+                    label.click()
+            width = page.evaluate("document.documentElement.scrollWidth")
+            if width > 390:
+                wide.append(f"{chapter}: {width}px")
+        SHOTS.mkdir(parents=True, exist_ok=True)
+        for theme, ctx in shots.items():
+            shot = page if theme == "light" else ctx.new_page()
+            shot.goto(f"{server}chapters/03_layer.html", wait_until="load")
+            block = shot.locator("article .kerasmini-tabs").nth(4)
+            block.locator("label").first.click()
+            block.scroll_into_view_if_needed()
+            shot.screenshot(path=str(SHOTS / f"keras-lines-03-390px-{theme}.png"))
+        assert not wide, f"pages wider than a 390 px phone: {wide}"
+    finally:
+        for ctx in shots.values():
+            ctx.close()
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_keras_lines_screenshots(browser, server, theme):
+    """A Keras tab and a fold of chapter 3, for a person to look at."""
+    page, errors = _open(browser, f"{server}chapters/03_layer.html", theme)
+    try:
+        tabs = page.locator("article .kerasmini-tabs:has(.kerasmini-source)").first
+        tabs.locator("label").first.click()
+        tabs.scroll_into_view_if_needed()
+        page.screenshot(path=str(SHOTS / f"keras-lines-03-tab-{theme}.png"))
+        fold = page.locator("article details.kerasmini-keras-fold").first
+        fold.scroll_into_view_if_needed()
+        page.screenshot(path=str(SHOTS / f"keras-lines-03-fold-{theme}.png"))
+        assert not errors, f"console errors: {errors}"
+    finally:
+        page.context.close()

@@ -1,10 +1,9 @@
 """The exercises are in nbgrader's format (tools/exercise_cells.py), and the
-conversion from the older layout is deterministic and idempotent.
+conversion from the previous layout is deterministic and idempotent.
 
-That every solution passes its check is what nbval proves on the chapters (the
-grade cells print their "correct" line); that every stub fails with a message,
-and that grading gives full marks and zero, is the nbgrader round trip in
-tests/test_classroom_nbgrader.py.
+That every solution passes its check, every stub is "not written yet" and
+wrong answers fail is tests/test_exercise_checks.py; grading with nbgrader is
+the round trip in tests/test_classroom_nbgrader.py.
 """
 
 import copy
@@ -37,14 +36,27 @@ def test_check_mode_of_the_script_passes_on_the_chapters():
     assert result.returncode == 0, result.stderr
 
 
-def test_every_numbered_chapter_has_three_graded_exercises():
+def test_every_numbered_chapter_has_three_graded_exercises_with_points():
     for path in CHAPTERS:
         if path.name.startswith("00"):
             continue
         cells = exercise_cells.load(path)["cells"]
         graded = [c for c in cells if (exercise_cells.nbgrader(c) or {}).get("grade")]
         assert len(graded) >= 3, f"{path.name}: {len(graded)} graded exercises"
-        assert all(c["metadata"]["nbgrader"]["points"] == 1 for c in graded)
+        assert all(c["metadata"]["nbgrader"]["points"] >= 1 for c in graded)
+
+
+def test_the_rebuild_exercises_are_worth_two_points():
+    points = {}
+    for path in CHAPTERS:
+        for cell in exercise_cells.load(path)["cells"]:
+            meta = exercise_cells.nbgrader(cell) or {}
+            if meta.get("grade"):
+                points[meta["grade_id"]] = meta["points"]
+    assert points["ch03-add-weight"] == 2 and points["ch03-count-params"] == 1
+    assert sorted(label for label, p in points.items() if p == 2) == [
+        "ch02-find-variables", "ch03-add-weight", "ch04-maybe-build",
+        "ch05-call-pipeline", "ch06-node", "ch07-map-depths", "ch08-chain-model"]
 
 
 def test_grade_ids_are_unique_across_the_book():
@@ -57,8 +69,18 @@ def test_grade_ids_are_unique_across_the_book():
                 seen[grade_id] = path.name
 
 
+def test_no_chapter_defines_a_check():
+    # the checks live in kerasmini/book/exercises: a name in the notebook can
+    # be rebound by the reader, a module loaded afresh cannot
+    for path in CHAPTERS:
+        for cell in exercise_cells.load(path)["cells"]:
+            text = exercise_cells.source(cell)
+            assert "def check_" not in text, path.name
+
+
 # --------------------------------------------------------------------------
-# The conversion, on a small notebook in the older layout.
+# The conversion, on a small notebook in the previous layout (ch03's first
+# exercise: its check is in kerasmini/book/exercises/ch03.py).
 
 def code(text, tag_list=(), outputs=()):
     return {"cell_type": "code", "execution_count": 3, "id": f"c{abs(hash(text))}",
@@ -71,35 +93,28 @@ def markdown(text):
             "source": text}
 
 
-CHECK = '''def check_double(double):
-    try:
-        got = double(2)
-    except NotImplementedError:
-        raise AssertionError("ch99-double: double is not written yet") from None
-    assert got == 4, f"double(2) should be 4, got {got}"
-    print("ok")'''
+CHECK = """def check_count_params(dense_params):
+    assert dense_params(3, 4) == 16
+    print("ok")"""
 
-SOLUTION = '''def double(x):
+SOLUTION = """def dense_params(n_in, units, use_bias=True):
     ### BEGIN SOLUTION
-    return 2 * x
-    ### END SOLUTION
-
-
-check_double(double)
-'''
+    return n_in * units + (units if use_bias else 0)
+    ### END SOLUTION"""
 
 OK = [{"name": "stdout", "output_type": "stream", "text": ["ok\n"]}]
 
 
-def old_notebook(solution=SOLUTION):
+def old_notebook(grade="check_count_params(dense_params)"):
     return {"cells": [
-        markdown("# 99. A chapter"),
+        markdown("# 3. A chapter"),
         code("import numpy as np"),
-        markdown("````{exercise} Double\n:label: ch99-double\n\nWrite `double`.\n````"),
+        markdown("````{exercise} Count\n:label: ch03-count-params\n\nWrite it.\n````"),
         code(CHECK, ["check"]),
-        markdown("```{solution-start} ch99-double\n:class: dropdown\n```"),
-        code(solution, ["solution"], OK),
+        markdown("```{solution-start} ch03-count-params\n:class: dropdown\n```"),
+        code(SOLUTION, ["solution"]),
         markdown("```{solution-end}\n```"),
+        code(grade, ["grade"], OK),
         markdown("Next."),
     ], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
 
@@ -107,27 +122,27 @@ def old_notebook(solution=SOLUTION):
 COLAB = exercise_cells.colab_source()
 
 
-def test_conversion_gives_the_six_cells_with_nbgrader_metadata():
+def test_conversion_drops_the_check_cell_and_imports_the_check():
     nb = old_notebook()
     assert exercise_cells.problems(nb, colab=COLAB)
     assert exercise_cells.convert(nb, colab=COLAB) is True
     assert exercise_cells.problems(nb, colab=COLAB) == []
     cells = nb["cells"]
     assert exercise_cells.source(cells[1]) == COLAB  # first code cell
-    check, _, solution, _, grade = cells[4:9]
-    assert check["metadata"]["nbgrader"] == {
-        "grade": False, "grade_id": "ch99-double-check", "locked": True,
-        "schema_version": 3, "solution": False}
-    assert solution["metadata"]["nbgrader"]["solution"] is True
-    assert solution["source"].endswith("### END SOLUTION")
-    assert "check_double" not in solution["source"]
-    assert grade["source"] == "check_double(double)"
+    task, start, solution, end, grade, after = cells[3:9]
+    assert "check" not in exercise_cells.tags(start)
+    assert solution["metadata"]["nbgrader"] == {
+        "grade": False, "grade_id": "ch03-count-params-solution", "locked": False,
+        "schema_version": 3, "solution": True}
+    assert grade["source"] == (
+        "from kerasmini.book.exercises.ch03 import check_count_params\n\n"
+        "check_count_params(dense_params)")
     assert grade["metadata"]["tags"] == ["grade"]
     assert grade["metadata"]["nbgrader"] == {
-        "grade": True, "grade_id": "ch99-double", "locked": True, "points": 1,
+        "grade": True, "grade_id": "ch03-count-params", "locked": True, "points": 1,
         "schema_version": 3, "solution": False}
-    assert grade["outputs"] == OK and solution["outputs"] == []  # the check printed it
-    assert exercise_cells.source(cells[-1]) == "Next."
+    assert grade["outputs"] == OK  # kept until the next run
+    assert exercise_cells.source(after) == "Next."
 
 
 def test_conversion_is_idempotent():
@@ -138,6 +153,16 @@ def test_conversion_is_idempotent():
     assert nb == once
     text = exercise_cells.dump(nb)
     assert exercise_cells.dump(json.loads(text)) == text
+
+
+def test_points_are_kept_or_set():
+    nb = old_notebook()
+    exercise_cells.convert(nb, colab=COLAB, points={"ch03-count-params": 3})
+    grade = nb["cells"][7]
+    assert grade["metadata"]["nbgrader"]["points"] == 3
+    assert exercise_cells.convert(nb, colab=COLAB) is False  # kept
+    grade["metadata"]["nbgrader"]["points"] = 0
+    assert any("positive number" in p for p in exercise_cells.problems(nb, colab=COLAB))
 
 
 def test_the_script_run_twice_changes_nothing_the_second_time(tmp_path):
@@ -163,45 +188,34 @@ def test_the_script_run_twice_changes_nothing_the_second_time(tmp_path):
 def test_conversion_repairs_metadata_of_the_new_layout():
     nb = old_notebook()
     exercise_cells.convert(nb, colab=COLAB)
-    nb["cells"][8]["metadata"]["nbgrader"]["points"] = 5
-    del nb["cells"][4]["metadata"]["nbgrader"]
+    nb["cells"][7]["metadata"]["nbgrader"]["locked"] = False
+    del nb["cells"][5]["metadata"]["nbgrader"]
     assert len(exercise_cells.problems(nb, colab=COLAB)) == 2
     assert exercise_cells.convert(nb, colab=COLAB) is True
     assert exercise_cells.problems(nb, colab=COLAB) == []
 
 
-def test_code_after_the_check_call_gets_a_cell_of_its_own():
-    nb = old_notebook(SOLUTION + '\nprint("and once more:", double(21))\n')
-    exercise_cells.convert(nb, colab=COLAB)
-    assert exercise_cells.problems(nb, colab=COLAB) == []
-    more = nb["cells"][9]
-    assert more["source"] == 'print("and once more:", double(21))'
-    assert "nbgrader" not in more["metadata"]
-
-
-def test_conversion_refuses_a_solution_without_its_check_call():
-    nb = old_notebook(SOLUTION.replace("check_double(double)", ""))
-    with pytest.raises(exercise_cells.ConversionError, match="one call of"):
+def test_conversion_refuses_a_check_the_package_does_not_have():
+    nb = old_notebook(grade="check_nothing(dense_params)")
+    with pytest.raises(exercise_cells.ConversionError, match="has no check_nothing"):
         exercise_cells.convert(nb, colab=COLAB)
 
 
-def test_the_check_finds_a_check_call_left_in_the_solution_cell():
+def test_the_check_finds_a_check_call_in_the_solution_cell():
     nb = old_notebook()
     exercise_cells.convert(nb, colab=COLAB)
-    nb["cells"][6]["source"] += "\n\ncheck_double(double)"
-    assert any("belongs in the grade cell" in p
-               for p in exercise_cells.problems(nb, colab=COLAB))
+    nb["cells"][5]["source"] += "\n\ncheck_count_params(dense_params)"
+    assert any("only the grade cell" in p for p in exercise_cells.problems(nb, colab=COLAB))
 
 
 def test_the_stub_names_the_exercise_and_compiles():
-    nb = old_notebook()
-    exercise_cells.convert(nb, colab=COLAB)
-    stub = exercise_cells.student_source(nb["cells"][6]["source"], "ch99-double")
-    assert "return 2 * x" not in stub
+    stub = exercise_cells.student_source(SOLUTION, "ch03-count-params")
+    assert "return n_in" not in stub
     namespace = {}
     exec(stub, namespace)
-    with pytest.raises(NotImplementedError, match="^ch99-double: write your code here$"):
-        namespace["double"](2)
+    with pytest.raises(NotImplementedError,
+                       match="^ch03-count-params: write your code here$"):
+        namespace["dense_params"](2, 2)
 
 
 # --------------------------------------------------------------------------
@@ -210,7 +224,10 @@ def test_the_stub_names_the_exercise_and_compiles():
 def test_colab_cell_installs_from_the_books_repository_only_on_colab(monkeypatch):
     config = (ROOT / "_config.yml").read_text(encoding="utf-8")
     assert "url: https://github.com/kerasmini/kerasmini-book" in config
-    assert '"git+https://github.com/kerasmini/kerasmini-book@main"' in COLAB
+    package = "kerasmini[book] @ git+https://github.com/kerasmini/kerasmini-book@main"
+    assert f'"{package}"' in COLAB
+    # The `book` extra is what the chapters need (tests/test_package.py).
+    assert Requirement(package).extras == {"book"}
 
     def refuse(*args, **kwargs):
         raise AssertionError(f"the Colab cell ran {args} outside Colab")
@@ -225,7 +242,7 @@ def test_colab_cell_installs_from_the_books_repository_only_on_colab(monkeypatch
     monkeypatch.setattr("shutil.which", lambda name: None)
     exec(COLAB, {})
     assert calls[0][1:5] == ["-m", "pip", "install", "-q"]
-    assert calls[0][-1].startswith("git+https://github.com/kerasmini/kerasmini-book")
+    assert calls[0][-1] == package
     assert "install -y graphviz" in calls[1]
 
 

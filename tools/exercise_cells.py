@@ -1,25 +1,36 @@
 """The chapters' exercise cells in nbgrader's format: convert them, or check them.
 
-Every exercise is six consecutive cells (CONTRIBUTING.md, "Add a chapter", step 3):
+Every exercise is five consecutive cells (CONTRIBUTING.md, "Add an exercise"):
 
 1. markdown ````{exercise} Title```` with ``:label: chNN-slug`` and the task;
-2. code, tag ``check``: defines ``check_slug(...)``; nbgrader: locked, not graded;
-3. markdown ```{solution-start} chNN-slug``` with ``:class: dropdown``;
-4. code, tag ``solution``: the reader's code, the part to write between
+2. markdown ```{solution-start} chNN-slug``` with ``:class: dropdown``;
+3. code, tag ``solution``: the reader's code, the part to write between
    ``### BEGIN SOLUTION`` and ``### END SOLUTION``; nbgrader: a solution cell;
-5. markdown ```{solution-end}```;
-6. code, tag ``grade``: only the check call; nbgrader: locked, graded, 1 point.
+4. markdown ```{solution-end}```;
+5. code, tag ``grade``: the self-check, two statements::
 
-``--write`` turns the older layout (the check call at the end of the solution
-cell, no nbgrader metadata) into this one, sets the nbgrader metadata of
-exercises already in it, and puts the Colab install cell first; an exercise
-already right is left as it is, so running it twice changes nothing.
-``--check`` only reports what is not right (exit status 1).
+       from kerasmini.book.exercises.ch03 import check_scale_layer
+
+       check_scale_layer(Scale)
+
+   nbgrader: locked, graded, worth the exercise's points (1 unless set).
+
+The checks themselves live in ``kerasmini/book/exercises/chNN.py``, outside
+the notebook (a name the reader rebinds cannot change them); the classroom
+adds a hidden graded copy of the call to each grade cell (tools/classroom.py).
+
+``--write`` turns the previous layout (a locked cell defining ``check_...``
+between the task and the solution) into this one, once the check is in the
+package, sets the nbgrader metadata (keeping each exercise's points, or
+setting them with ``--points label=N``) and puts the Colab install cell
+first; an exercise already right is left as it is, so running it twice
+changes nothing. ``--check`` only reports what is not right (exit status 1).
 
 Usage::
 
     python tools/exercise_cells.py --check chapters/*.ipynb
     python tools/exercise_cells.py --write chapters/*.ipynb
+    python tools/exercise_cells.py --write --points ch03-add-weight=2 chapters/03_layer.ipynb
 
 After ``--write``, re-run each changed notebook (``make notebooks``): the
 grade cells are new and their outputs come from a fresh run.
@@ -28,6 +39,7 @@ grade cells are new and their outputs come from a fresh run.
 import argparse
 import ast
 import copy
+import importlib
 import json
 import re
 import sys
@@ -37,23 +49,26 @@ ROOT = Path(__file__).resolve().parent.parent
 
 BEGIN, END = "### BEGIN SOLUTION", "### END SOLUTION"
 SCHEMA_VERSION = 3
-POINTS = 1
+POINTS = 1  # an exercise's points unless its grade cell says otherwise
+CHECKS = "kerasmini.book.exercises"  # chNN.py holds chapter NN's checks
 
-EXERCISE = re.compile(r"^(`{3,}|:{3,})\{exercise\}.*\n:label:\s*(\S+)", re.MULTILINE)
+EXERCISE = re.compile(r"^(`{3,}|:{3,})\{exercise\}\s*(.*)\n:label:\s*(\S+)",
+                      re.MULTILINE)
 SOLUTION_START = re.compile(r"^(`{3,}|:{3,})\{solution-start\}\s+(\S+)", re.MULTILINE)
 SOLUTION_END = re.compile(r"^(`{3,}|:{3,})\{solution-end\}", re.MULTILINE)
 # nbgrader: grade ids are letters, digits, "-" and "_"; cell ids the same, <= 64.
 GRADE_ID = re.compile(r"^[A-Za-z0-9_-]+$")
 
 # The student version replaces each solution region by this (see
-# tools/nbgrader_stubs.py, which nbgrader's generate_assignment uses).
+# tools/nbgrader_plugins.py, which nbgrader's generate_assignment uses).
 STUB = '# YOUR CODE HERE\nraise NotImplementedError("{exercise}: write your code here")'
 
 COLAB_MARK = '"google.colab" in sys.modules'
 COLAB_TAGS = ["remove-cell"]
 COLAB_ID = "colab-install"
 COLAB_CELL = """\
-# On Google Colab: install kerasmini (and Graphviz's `dot` if missing).
+# On Google Colab: install kerasmini with what the chapters need (its `book`
+# extra: drawings, plots, listings, the digits) and Graphviz's `dot`.
 # Anywhere else this cell does nothing.
 import sys
 
@@ -61,8 +76,8 @@ if {mark}:
     import shutil
     import subprocess
 
-    repository = "{repository}"
-    pip = [sys.executable, "-m", "pip", "install", "-q", repository]
+    package = "kerasmini[book] @ {repository}"
+    pip = [sys.executable, "-m", "pip", "install", "-q", package]
     subprocess.run(pip, check=True)
     if shutil.which("dot") is None:
         apt = "apt-get -qq update && apt-get -qq install -y graphviz"
@@ -72,18 +87,13 @@ if {mark}:
 # --------------------------------------------------------------------------
 # The cells as they should be.
 
-def check_meta(label):
-    return {"grade": False, "grade_id": f"{label}-check", "locked": True,
-            "schema_version": SCHEMA_VERSION, "solution": False}
-
-
 def solution_meta(label):
     return {"grade": False, "grade_id": f"{label}-solution", "locked": False,
             "schema_version": SCHEMA_VERSION, "solution": True}
 
 
-def grade_meta(label):
-    return {"grade": True, "grade_id": label, "locked": True, "points": POINTS,
+def grade_meta(label, points=POINTS):
+    return {"grade": True, "grade_id": label, "locked": True, "points": points,
             "schema_version": SCHEMA_VERSION, "solution": False}
 
 
@@ -97,6 +107,27 @@ def exercise_of(grade_id):
         if grade_id.endswith(suffix):
             return grade_id[: -len(suffix)]
     return grade_id
+
+
+def check_module(label):
+    """The module that holds the check of exercise ``label``.
+
+    >>> check_module("ch03-scale-layer")
+    'kerasmini.book.exercises.ch03'
+    """
+    return f"{CHECKS}.{label.split('-', 1)[0]}"
+
+
+def grade_source(label, check, answers):
+    """The grade cell: import the check, call it on the answers by name.
+
+    >>> print(grade_source("ch03-scale-layer", "check_scale_layer", ["Scale"]))
+    from kerasmini.book.exercises.ch03 import check_scale_layer
+    <BLANKLINE>
+    check_scale_layer(Scale)
+    """
+    return (f"from {check_module(label)} import {check}\n\n"
+            f"{check}({', '.join(answers)})")
 
 
 def stub_lines(exercise):
@@ -160,25 +191,22 @@ def is_markdown(cell, pattern):
     return cell["cell_type"] == "markdown" and pattern.search(source(cell))
 
 
-def defined_checks(text):
-    """Names of the ``check_*`` functions a check cell defines."""
+def check_call(text):
+    """``(check name, [answer names])`` of the call a grade cell makes, or
+    ``None``: the last statement, ``check_x(A, B)`` with plain names."""
     try:
         tree = ast.parse(text)
     except SyntaxError:
-        return []
-    return [node.name for node in tree.body
-            if isinstance(node, ast.FunctionDef) and node.name.startswith("check_")]
-
-
-def check_calls(text, names):
-    """Top-level statements of ``text`` that call one of ``names``."""
-    try:
-        tree = ast.parse(text)
-    except SyntaxError:
-        return []
-    return [node for node in tree.body
-            if isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
-            and isinstance(node.value.func, ast.Name) and node.value.func.id in names]
+        return None
+    if not tree.body:
+        return None
+    node = tree.body[-1]
+    if not (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call)
+            and isinstance(node.value.func, ast.Name)
+            and all(isinstance(a, ast.Name) for a in node.value.args)
+            and not node.value.keywords):
+        return None
+    return node.value.func.id, [a.id for a in node.value.args]
 
 
 def exercise_starts(cells):
@@ -188,8 +216,24 @@ def exercise_starts(cells):
         if cell["cell_type"] == "markdown":
             match = EXERCISE.search(source(cell))
             if match:
-                found.append((index, match.group(2)))
+                found.append((index, match.group(3)))
     return found
+
+
+def exercise_title(cell):
+    """The title of an exercise cell (``Count the parameters ...``)."""
+    return EXERCISE.search(source(cell)).group(2).strip()
+
+
+def checks_of(label):
+    """The check functions the package has for chapter ``label``'s module, by
+    label (``{}`` if the module is missing)."""
+    try:
+        module = importlib.import_module(check_module(label))
+    except ImportError:
+        return {}
+    return {getattr(f, "label", None): name for name, f in vars(module).items()
+            if name.startswith("check_") and callable(f)}
 
 
 # --------------------------------------------------------------------------
@@ -213,52 +257,41 @@ def _new_code_cell(cell_id, text, tag_list, meta=None):
             "metadata": metadata, "outputs": [], "source": text}
 
 
-def _split_old_solution(text, check_names, where):
-    """Split an old solution cell into (solution, check call, code after it)."""
-    calls = check_calls(text, check_names)
-    if len(calls) != 1:
-        raise ConversionError(f"{where}: expected one call of {check_names} in the "
-                              f"solution cell, found {len(calls)}")
-    lines = text.split("\n")
-    call = calls[0]
-    before = "\n".join(lines[: call.lineno - 1]).rstrip()
-    call_text = "\n".join(lines[call.lineno - 1: call.end_lineno]).strip()
-    after = "\n".join(lines[call.end_lineno:]).strip("\n").rstrip()
-    if END not in before:
-        raise ConversionError(f"{where}: the check call comes before {END!r}")
-    return before, call_text, after
+def _points(cell, override):
+    if override is not None:
+        return override
+    points = (nbgrader(cell) or {}).get("points", POINTS)
+    return points if isinstance(points, (int, float)) and points > 0 else POINTS
 
 
-def _convert_exercise(cells, start, label, where):
+def _convert_exercise(cells, start, label, where, points=None):
     """Convert the exercise at ``cells[start]`` in place; True if it changed."""
-    block = cells[start + 1: start + 6]
-    shape_old = (len(block) >= 4 and is_code(block[0], "check")
-                 and is_markdown(block[1], SOLUTION_START)
-                 and is_code(block[2], "solution") and is_markdown(block[3], SOLUTION_END))
-    if not shape_old:
-        raise ConversionError(f"{where}: expected a check cell, solution-start, a "
-                              "solution cell and solution-end after the exercise")
-    check, solution = block[0], block[2]
-    has_grade = len(block) == 5 and is_code(block[4], "grade")
-    before = copy.deepcopy(cells[start + 1: start + 6])
-
-    if not has_grade:  # the older layout: the check call ends the solution cell
-        names = defined_checks(source(check))
-        text, call, after = _split_old_solution(source(solution), names, where)
-        grade = _new_code_cell(label, call, ["grade"], grade_meta(label))
-        new = [grade]
-        if after:  # e.g. the solution used once more on kerasmini itself
-            new.append(_new_code_cell(f"{label}-more", after, []))
-        else:  # the outputs were the check's: keep them until the next run
-            grade["outputs"] = solution.get("outputs", [])
-            grade["execution_count"] = solution.get("execution_count")
-        solution["outputs"], solution["execution_count"] = [], None
-        solution["source"] = text
-        cells[start + 5: start + 5] = new
-    _set_meta(check, check_meta(label), "check")
+    if is_code(cells[start + 1], "check"):  # the previous layout
+        del cells[start + 1]
+    block = cells[start + 1: start + 5]
+    shape = (len(block) == 4 and is_markdown(block[0], SOLUTION_START)
+             and is_code(block[1], "solution") and is_markdown(block[2], SOLUTION_END)
+             and is_code(block[3], "grade"))
+    if not shape:
+        raise ConversionError(f"{where}: expected solution-start, a solution cell, "
+                              "solution-end and a grade cell after the exercise")
+    before = copy.deepcopy(block)
+    solution, grade = block[1], block[3]
+    call = check_call(source(grade))
+    if call is None:
+        raise ConversionError(f"{where}: the grade cell should end with the check "
+                              "call, check_x(Answer)")
+    check, answers = call
+    known = checks_of(label)
+    if known.get(label) != check:
+        raise ConversionError(f"{where}: {check_module(label)} has no {check} for "
+                              f"{label}: write the check there first")
+    text = grade_source(label, check, answers)
+    if source(grade) != text:
+        grade["source"] = text
     _set_meta(solution, solution_meta(label), "solution")
-    _set_meta(cells[start + 5], grade_meta(label), "grade")
-    return cells[start + 1: start + 6] != before
+    _set_meta(grade, grade_meta(label, _points(grade, points)), "grade")
+    return cells[start + 1: start + 5] != before
 
 
 def _place_colab_cell(cells, text):
@@ -278,13 +311,18 @@ def _place_colab_cell(cells, text):
     return True
 
 
-def convert(nb, name="notebook", colab=None):
-    """Convert ``nb`` (a dict, changed in place); return True if it changed."""
+def convert(nb, name="notebook", colab=None, points=None):
+    """Convert ``nb`` (a dict, changed in place); return True if it changed.
+    ``points``: ``{label: points}`` to set."""
     colab = colab_source() if colab is None else colab
+    points = points or {}
     cells = nb["cells"]
+    before = len(cells)
     changed = _place_colab_cell(cells, colab)
     for start, label in reversed(exercise_starts(cells)):
-        changed |= _convert_exercise(cells, start, label, f"{name}: exercise {label}")
+        changed |= _convert_exercise(cells, start, label, f"{name}: exercise {label}",
+                                     points.get(label))
+    changed |= len(cells) != before
     if changed and nb.get("nbformat_minor", 0) < 5:
         for cell in cells:
             cell.pop("id", None)
@@ -307,24 +345,30 @@ def problems(nb, name="notebook", colab=None):
     in_exercise = set()
     for start, label in exercise_starts(cells):
         where = f"{name}: exercise {label}"
-        block = cells[start + 1: start + 6]
-        in_exercise.update(range(start + 1, start + 6))
-        kinds = ["check" if is_code(c, "check") else "start"
-                 if is_markdown(c, SOLUTION_START) else "solution"
+        block = cells[start + 1: start + 5]
+        in_exercise.update(range(start + 1, start + 5))
+        kinds = ["start" if is_markdown(c, SOLUTION_START) else "solution"
                  if is_code(c, "solution") else "end"
                  if is_markdown(c, SOLUTION_END) else "grade"
-                 if is_code(c, "grade") else "other" for c in block]
-        if kinds != ["check", "start", "solution", "end", "grade"]:
-            found.append(f"{where}: expected the cells check, solution-start, "
-                         f"solution, solution-end, grade; found {kinds}")
+                 if is_code(c, "grade") else "check"
+                 if is_code(c, "check") else "other" for c in block]
+        if kinds != ["start", "solution", "end", "grade"]:
+            found.append(f"{where}: expected the cells solution-start, solution, "
+                         f"solution-end, grade; found {kinds}")
             continue
-        check, begin, solution, _, grade = block
-        for cell, want in ((check, check_meta(label)), (solution, solution_meta(label)),
-                           (grade, grade_meta(label))):
+        begin, solution, _, grade = block
+        points = (nbgrader(grade) or {}).get("points")
+        if not isinstance(points, (int, float)) or isinstance(points, bool) or \
+                points <= 0:
+            found.append(f"{where}: the grade cell's points should be a positive "
+                         f"number, are {points!r}")
+            points = POINTS
+        for cell, want in ((solution, solution_meta(label)),
+                           (grade, grade_meta(label, points))):
             if nbgrader(cell) != want:
                 found.append(f"{where}: the {tags(cell)[0]} cell's nbgrader metadata "
                              f"should be {want}, is {nbgrader(cell)}")
-        for cell in (check, solution, grade):
+        for cell in (solution, grade):
             if not nbgrader(cell):
                 continue
             grade_id = nbgrader(cell).get("grade_id", "")
@@ -337,9 +381,6 @@ def problems(nb, name="notebook", colab=None):
             found.append(f"{where}: solution-start names another label")
         if ":class: dropdown" not in source(begin):
             found.append(f"{where}: the solution should fold (:class: dropdown)")
-        names = defined_checks(source(check))
-        if not names:
-            found.append(f"{where}: the check cell defines no check_* function")
         text = source(solution)
         marks = [line.strip() for line in text.split("\n")
                  if "BEGIN SOLUTION" in line or "END SOLUTION" in line]
@@ -352,15 +393,18 @@ def problems(nb, name="notebook", colab=None):
             except SyntaxError as error:
                 found.append(f"{where}: with the stub the solution cell does not "
                              f"compile: {error}")
-        if check_calls(text, names):
-            found.append(f"{where}: the check call belongs in the grade cell, not in "
-                         "the solution cell")
-        calls = check_calls(source(grade), names)
-        if not calls:
-            found.append(f"{where}: the grade cell should call {names}")
-        for cell in (check, grade):
-            if "BEGIN SOLUTION" in source(cell):
-                found.append(f"{where}: a solution region outside the solution cell")
+        call = check_call(source(grade))
+        check = checks_of(label).get(label)
+        if check is None:
+            found.append(f"{where}: {check_module(label)} has no check for {label}")
+        elif call is None or call[0] != check or \
+                source(grade) != grade_source(label, check, call[1]):
+            found.append(f"{where}: the grade cell should be "
+                         f"{grade_source(label, check, ['Answer'])!r} with the "
+                         "answer's name(s)")
+        if check and check in text:
+            found.append(f"{where}: the solution cell calls {check}; only the grade "
+                         "cell does")
     for index, cell in enumerate(cells):
         if index in in_exercise:
             continue
@@ -369,6 +413,9 @@ def problems(nb, name="notebook", colab=None):
         if "BEGIN SOLUTION" in source(cell):
             found.append(f"{name}: cell {index} has a solution region outside an "
                          "exercise (nbgrader refuses it)")
+        if is_code(cell, "check"):
+            found.append(f"{name}: cell {index} is a check cell: the checks live in "
+                         f"{CHECKS} (run tools/exercise_cells.py --write)")
     return found
 
 
@@ -387,20 +434,34 @@ def dump(nb):
     return json.dumps(nb, sort_keys=True, indent=1, ensure_ascii=False) + "\n"
 
 
+def _points_option(text):
+    label, _, value = text.partition("=")
+    try:
+        points = float(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected label=points, got {text!r}") from None
+    if not GRADE_ID.match(label) or points <= 0:
+        raise argparse.ArgumentTypeError(f"expected label=points (> 0), got {text!r}")
+    return label, int(points) if points.is_integer() else points
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     mode = parser.add_mutually_exclusive_group(required=True)
     mode.add_argument("--check", action="store_true", help="report, change nothing")
     mode.add_argument("--write", action="store_true", help="convert in place")
+    parser.add_argument("--points", type=_points_option, action="append", default=[],
+                        metavar="LABEL=N", help="set an exercise's points (--write)")
     parser.add_argument("notebooks", nargs="+", type=Path)
     args = parser.parse_args(argv)
     colab = colab_source()
+    points = dict(args.points)
     status = 0
     for path in args.notebooks:
         nb = load(path)
         if args.write:
             try:
-                changed = convert(nb, path.name, colab)
+                changed = convert(nb, path.name, colab, points)
             except ConversionError as error:
                 print(f"error: {error}", file=sys.stderr)
                 status = 1

@@ -42,6 +42,7 @@ from kerasmini.backend.naming import (
     get_uid,
     name_scope,
     reset_names,
+    reset_scopes,
     to_snake_case,
 )
 from kerasmini.backend.tape import GradientTape, stop_gradient
@@ -61,6 +62,7 @@ def clear_session() -> None:
     'dense'
     """
     reset_names()
+    reset_scopes()
     for hook in _SESSION_HOOKS:
         hook()
 

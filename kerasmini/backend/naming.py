@@ -9,7 +9,7 @@ Two pieces of global state live here, as in Keras 3's ``utils/naming.py`` and
   ``with name_scope("dense"):`` gets the path ``dense/kernel``.
 
 :func:`clear_session` (re-exported as ``kerasmini.backend.clear_session``)
-resets both.
+resets both, closing any scope left open, as Keras 3's does.
 
 >>> reset_names()
 >>> auto_name("Dense"), auto_name("Dense"), auto_name("MyModel")
@@ -78,6 +78,16 @@ def reset_names() -> None:
     True
     """
     _NAME_UIDS.clear()
+
+
+def reset_scopes() -> None:
+    """Close every open scope (one a ``with`` never exited, say).
+
+    >>> name_scope("left_open").__enter__() and reset_scopes()
+    >>> current_path()
+    ''
+    """
+    _SCOPE_STACK.clear()
 
 
 class name_scope:

@@ -21,6 +21,7 @@ Keras 3.15 keras/src/layers/core/dense.py#L221-L227 (Dense.call): https://github
 
 from __future__ import annotations
 
+import functools
 import html
 import inspect
 import re
@@ -222,31 +223,143 @@ class SourceView:
 # Listings carry their own colours, one set per theme, so they read well in the
 # book's light and dark themes (html[data-theme=dark]), in JupyterLab's dark
 # theme and in a plain notebook viewer. Only the token classes a listing uses
-# are written into it.
+# are written into it. Every colour of text is readable: at least WCAG AA's
+# contrast (4.5:1) against what it is drawn on (tests/test_book_source.py).
 LIGHT_STYLE, DARK_STYLE = "github-light", "github-dark"
+MIN_CONTRAST = 4.5
 _SCOPES = {
     "light": (".kerasmini-themed",),
     "dark": ('html[data-theme="dark"] .kerasmini-themed',
              'body[data-jp-theme-light="false"] .kerasmini-themed'),
 }
-_BOX = {  # the listing's box and the links under it
-    "light": "background: #f6f8fa; color: #1f2328; border-color: #d0d7de",
-    "dark": "background: #161b22; color: #e6edf3; border-color: #30363d",
+# What the listing is drawn on: its own box; the file header above the box sits
+# on the page itself (the book's theme, or JupyterLab's dark theme).
+_PAGE = {"light": ("#ffffff",), "dark": ("#14181e", "#111111")}
+_BASE = {  # before the contrast check; palette() returns the readable set
+    "light": {"background": "#f6f8fa", "text": "#1f2328", "border": "#d0d7de",
+              "line_numbers": "#57606a", "header": "#57606a",
+              "link": "#0969da", "symbol": "#8250df"},
+    "dark": {"background": "#161b22", "text": "#e6edf3", "border": "#30363d",
+             "line_numbers": "#8b949e", "header": "#9198a1",
+             "link": "#58a6ff", "symbol": "#d2a8ff"},
 }
-_LINK = {"light": ("#0969da", "#8250df"), "dark": ("#58a6ff", "#d2a8ff")}
 _BASE_CSS = (
     ".kerasmini-themed { border: 1px solid; border-radius: 4px; "
     "padding: 0 0.6em; overflow-x: auto; }\n"
     ".kerasmini-themed pre { background: transparent; color: inherit; "
     "margin: 0; padding: 0.4em 0; white-space: pre-wrap; "
     "overflow-wrap: anywhere; }\n"
-    ".kerasmini-themed .linenos { opacity: 0.55; padding-right: 0.8em; "
-    "user-select: none; }\n"
+    # pydata-sphinx-theme fades line numbers (opacity .8 !important), which
+    # takes them under 4.5:1: they are drawn in full in a readable grey instead.
+    ".kerasmini-themed .linenos { padding-right: 0.8em; user-select: none; "
+    "opacity: 1 !important; }\n"
     "ul.kerasmini-themed { margin: 0.3em 0 0.8em 0; "
     "padding: 0.3em 0.6em 0.3em 1.8em; }\n"
     ".kerasmini-source-header { font-family: monospace; font-size: 0.85em; "
-    "color: #808080; margin-bottom: 0.2em; }\n"
+    "margin-bottom: 0.2em; }\n"
 )
+_HEX = re.compile(r"#([0-9a-fA-F]{6}|[0-9a-fA-F]{3})\b")
+
+
+def _rgb(colour: str) -> tuple:
+    digits = colour.lstrip("#")
+    if len(digits) == 3:
+        digits = "".join(d * 2 for d in digits)
+    return tuple(int(digits[i:i + 2], 16) for i in (0, 2, 4))
+
+
+def _luminance(colour: str) -> float:
+    """WCAG 2 relative luminance of an ``#rrggbb`` colour."""
+    channels = [c / 255 for c in _rgb(colour)]
+    linear = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+              for c in channels]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast_ratio(foreground: str, background: str) -> float:
+    """WCAG 2 contrast ratio of two ``#rrggbb`` colours, from 1 to 21.
+
+    >>> round(contrast_ratio("#000000", "#ffffff"), 1)
+    21.0
+    >>> round(contrast_ratio("#777777", "#ffffff"), 2)
+    4.48
+    """
+    light, dark = sorted((_luminance(foreground), _luminance(background)),
+                         reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+def readable(colour: str, *backgrounds: str, minimum: float = MIN_CONTRAST) -> str:
+    """``colour``, or the nearest shade of it that reads on every background.
+
+    The colour is mixed with black (on light backgrounds) or white (on dark
+    ones) in small steps until its contrast with each background is at least
+    ``minimum``, so a token keeps its hue and only gets darker or lighter.
+
+    >>> readable("#6e7781", "#f6f8fa")  # github-light's comments: 4.27:1
+    '#6b737d'
+    >>> readable("#1f2328", "#f6f8fa")  # already readable: unchanged
+    '#1f2328'
+    """
+    colour = "#" + "".join(f"{c:02x}" for c in _rgb(colour))
+    dark_page = max(_luminance(b) for b in backgrounds) < 0.18
+    target = (255, 255, 255) if dark_page else (0, 0, 0)
+    rgb = _rgb(colour)
+    for step in range(101):
+        mixed = tuple(round(c + (t - c) * step / 100) for c, t in zip(rgb, target))
+        shade = "#" + "".join(f"{c:02x}" for c in mixed)
+        if all(contrast_ratio(shade, b) >= minimum for b in backgrounds):
+            return shade
+    raise ValueError(f"No shade of {colour} reaches {minimum}:1 on {backgrounds}.")
+
+
+def palette(theme: str) -> dict:
+    """The listing colours of one theme (``"light"`` or ``"dark"``).
+
+    ``background``, ``border``, ``text``, ``line_numbers``, ``link`` and
+    ``symbol`` are drawn in the listing's box; ``header`` (the file and line
+    numbers above a listing) on the page; ``tokens`` maps each Pygments token
+    class to its CSS declarations. Every text colour reads at 4.5:1 or more on
+    what it is drawn on (WCAG AA). Other views of code in the book (Keras's
+    lines on the pages) can use the same colours.
+
+    >>> colours = palette("light")
+    >>> colours["background"], colours["tokens"]["k"]
+    ('#f6f8fa', 'color: #cf222e')
+    """
+    if theme not in _BASE:
+        raise ValueError(f"`theme` must be 'light' or 'dark'. Received: {theme!r}")
+    colours = _palette(theme)
+    return dict(colours, tokens=dict(colours["tokens"]))
+
+
+@functools.cache
+def _palette(theme: str) -> dict:
+    base = _BASE[theme]
+    box = base["background"]
+    colours = dict(base)
+    for name in ("text", "line_numbers", "link", "symbol"):
+        colours[name] = readable(base[name], box)
+    colours["header"] = readable(base["header"], *_PAGE[theme])
+    style = LIGHT_STYLE if theme == "light" else DARK_STYLE
+    colours["tokens"] = {name: _readable_rule(rule, box)
+                         for name, rule in _token_rules(style).items()}
+    return colours
+
+
+def _readable_rule(rule: str, box: str) -> str:
+    """A Pygments rule with its text colour made readable on its background."""
+    parts = [part.strip() for part in rule.split(";") if part.strip()]
+    background = box
+    for part in parts:
+        if part.startswith("background-color:") and _HEX.search(part):
+            background = _HEX.search(part).group(0)
+    fixed = []
+    for part in parts:
+        if part.startswith("color:") and _HEX.search(part):
+            part = "color: " + readable(_HEX.search(part).group(0), background)
+        fixed.append(part)
+    return "; ".join(fixed)
 
 
 def _pygments():
@@ -254,7 +367,18 @@ def _pygments():
 
     Imported on first use: ``import kerasmini`` must not load pygments.
     """
-    from pygments import formatters, highlight, lexers
+    try:
+        # LIGHT_STYLE (github-light) is a style of accessible-pygments, which
+        # registers it with pygments (pygments alone has only github-dark):
+        # without it, highlighting a listing fails.
+        import a11y_pygments  # noqa: F401
+        from pygments import formatters, highlight, lexers
+    except ImportError:
+        raise ImportError(
+            "Highlighted listings need pygments and accessible-pygments (the "
+            "github-light style). Install the book's extra: pip install "
+            "'kerasmini[book]' (or pip install pygments accessible-pygments)."
+        ) from None
 
     return highlight, formatters.HtmlFormatter, lexers.PythonLexer
 
@@ -280,16 +404,20 @@ def theme_style(code: str = "") -> str:
     for classes in re.findall(r'class="([\w -]+)"', code):
         used.update(classes.split())
     parts = [_BASE_CSS]
-    for theme, style in (("light", LIGHT_STYLE), ("dark", DARK_STYLE)):
-        rules = _token_rules(style)
-        link, symbol = _LINK[theme]
+    for theme in ("light", "dark"):
+        colours = palette(theme)
+        box = (f"background: {colours['background']}; color: {colours['text']}; "
+               f"border-color: {colours['border']}")
         for scope in _SCOPES[theme]:
-            parts.append(f"{scope} {{ {_BOX[theme]} }}\n")
-            parts.append(f"{scope} a {{ color: {link} }}\n")
-            parts.append(f"{scope} code {{ color: {symbol}; "
+            page = scope.replace(".kerasmini-themed", ".kerasmini-source-header")
+            parts.append(f"{page} {{ color: {colours['header']} }}\n")
+            parts.append(f"{scope} {{ {box} }}\n")
+            parts.append(f"{scope} a {{ color: {colours['link']} }}\n")
+            parts.append(f"{scope} code {{ color: {colours['symbol']}; "
                          "background: transparent }\n")
-            parts += [f"{scope} .{name} {{ {rules[name]} }}\n"
-                      for name in sorted(used & rules.keys())]
+            parts.append(f"{scope} .linenos {{ color: {colours['line_numbers']} }}\n")
+            parts += [f"{scope} .{name} {{ {colours['tokens'][name]} }}\n"
+                      for name in sorted(used & colours["tokens"].keys())]
     return "<style>\n" + "".join(parts) + "</style>"
 
 
@@ -382,6 +510,6 @@ def show_source(obj, key: str | None = None, lines=None) -> SourceView:
 
 
 __all__ = [
-    "KerasLinks", "SourceView", "keras_links", "relative_path", "show_source",
-    "theme_style",
+    "KerasLinks", "SourceView", "contrast_ratio", "keras_links", "palette",
+    "readable", "relative_path", "show_source", "theme_style",
 ]

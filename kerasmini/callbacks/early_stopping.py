@@ -69,8 +69,9 @@ class EarlyStopping(Callback):
             return
         if self.restore_best_weights and self.best_weights is None:
             self.best_weights = self.model.get_weights()
+        improved = self._is_improvement(current, self.best)
         self.wait += 1
-        if self._is_improvement(current, self.best):
+        if improved:
             self.best = current
             self.best_epoch = epoch
             if self.restore_best_weights:

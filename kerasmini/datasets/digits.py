@@ -33,7 +33,13 @@ def load_data():
     ((1500, 8, 8), 0)
     """
     # imported here so that `import kerasmini` does not import scikit-learn
-    from sklearn.datasets import load_digits
+    try:
+        from sklearn.datasets import load_digits
+    except ImportError:
+        raise ImportError(
+            "The digits ship inside scikit-learn. Install the book's extra: pip "
+            "install 'kerasmini[book]' (or pip install scikit-learn)."
+        ) from None
 
     digits = load_digits()
     images = np.round(digits.images * (255.0 / 16.0)).astype("uint8")

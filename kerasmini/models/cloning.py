@@ -120,10 +120,11 @@ def _clone_sequential(model, clone, input_tensors):
     new_layers = [clone(layer) for layer in model.layers]
     first = model._layers[0] if model._layers else None
     if input_tensors is not None:
-        if isinstance(input_tensors, (list, tuple)):
-            if len(input_tensors) != 1:
-                raise ValueError(
-                    "Argument `input_tensors` must contain a single tensor.")
+        several = isinstance(input_tensors, (list, tuple))
+        if several and len(input_tensors) != 1:
+            raise ValueError(
+                "Argument `input_tensors` must contain a single tensor.")
+        if several:
             input_tensors = input_tensors[0]
         history = getattr(input_tensors, "_keras_history", None)
         if not is_keras_tensor(input_tensors) or history is None or \

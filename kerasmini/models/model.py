@@ -154,9 +154,9 @@ class Model(Trainer, Layer):
                 )
             return self.layers[index]
         if name is not None:
-            for layer in self.layers:
-                if layer.name == name:
-                    return layer
+            found = [layer for layer in self.layers if layer.name == name]
+            if found:
+                return found[0]
             raise ValueError(
                 f"No such layer: {name}. Existing layers are: "
                 f"{[layer.name for layer in self.layers]}."

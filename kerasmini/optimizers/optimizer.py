@@ -200,13 +200,13 @@ class Optimizer:
 
     def apply(self, grads, trainable_variables=None):
         """Update ``trainable_variables`` with ``grads`` (built on first use)."""
+        if trainable_variables is None and not self.built:
+            raise ValueError(
+                "When passing `grads` without `variables`, the optimizer must "
+                "already be built on a list of variables. Call "
+                "`optimizer.build(trainable_variables)` first."
+            )
         if trainable_variables is None:
-            if not self.built:
-                raise ValueError(
-                    "When passing `grads` without `variables`, the optimizer must "
-                    "already be built on a list of variables. Call "
-                    "`optimizer.build(trainable_variables)` first."
-                )
             trainable_variables = self._trainable_variables
         if not self.built:
             with name_scope(self.name, caller=self):

@@ -47,14 +47,11 @@ class RMSprop(Optimizer):
 
     def build(self, var_list):
         super().build(var_list)
-        self._velocities = self.add_optimizer_variables(var_list, "velocity")
-        self._momentums = []
-        if self.momentum > 0:
-            self._momentums = self.add_optimizer_variables(var_list, "momentum")
-        self._average_gradients = []
-        if self.centered:
-            self._average_gradients = self.add_optimizer_variables(
-                var_list, "average_gradient")
+        add = self.add_optimizer_variables  # one slot per variable, in order
+        self._velocities = add(var_list, "velocity")
+        self._momentums = add(var_list, "momentum") if self.momentum > 0 else []
+        self._average_gradients = (
+            add(var_list, "average_gradient") if self.centered else [])
 
     def update_step(self, gradient, variable, learning_rate):
         index = self._get_variable_index(variable)

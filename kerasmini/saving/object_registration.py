@@ -99,8 +99,8 @@ def register_keras_serializable(package="Custom", name=None):
             raise ValueError(
                 "Cannot register a class that does not have a get_config() method."
             )
-        GLOBAL_CUSTOM_OBJECTS[registered_name] = arg
         GLOBAL_CUSTOM_NAMES[arg] = registered_name
+        GLOBAL_CUSTOM_OBJECTS[registered_name] = arg
         return arg
 
     return decorator

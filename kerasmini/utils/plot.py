@@ -53,7 +53,14 @@ def _require_dot():
 @functools.cache
 def _digraph_class():
     """A ``graphviz.Digraph`` whose ``repr`` is a description, not an address."""
-    import graphviz
+    try:
+        import graphviz
+    except ImportError:
+        raise ImportError(
+            "Drawing a model needs the `graphviz` Python package (it calls "
+            "Graphviz's `dot` program). Install the book's extra: pip install "
+            "'kerasmini[book]' (or pip install graphviz)."
+        ) from None
 
     class Digraph(graphviz.Digraph):
         """``graphviz.Digraph`` with a deterministic plain-text ``repr``."""

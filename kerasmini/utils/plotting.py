@@ -36,7 +36,13 @@ def plot_history(history, keys=None, figsize=None):
     >>> [line.get_label() for line in fig.axes[0].get_lines()]
     ['training', 'validation']
     """
-    import matplotlib.pyplot as plt
+    try:
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise ImportError(
+            "`plot_history` needs matplotlib. Install the book's extra: pip "
+            "install 'kerasmini[book]' (or pip install matplotlib)."
+        ) from None
 
     logs = getattr(history, "history", history)
     if not isinstance(logs, dict) or not logs:
