@@ -84,19 +84,15 @@ def array_to_img(x, data_format=None, scale=True, dtype=None):
     if x.ndim != 3:
         raise ValueError("Expected image array to have rank 3 (single image). Got "
                          f"array with shape: {x.shape}")
-    if data_format == "channels_first":
-        x = x.transpose(1, 2, 0)
-    if scale:
-        x = x - np.min(x)
-        peak = np.max(x)
-        if peak != 0:
-            x = x / peak
-        x = x * 255
+    if data_format == "channels_first":  # (channels, h, w) -> (h, w, channels)
+        x = np.moveaxis(x, 0, -1)
+    if scale:  # the lowest value to 0, the highest to 255 (a flat image: all 0)
+        shifted = x - np.min(x)
+        span = np.max(shifted)
+        x = (shifted / span if span != 0 else shifted) * 255
     channels = x.shape[2]
-    if channels == 4:
-        return pil_image.fromarray(x.astype("uint8"), "RGBA")
-    if channels == 3:
-        return pil_image.fromarray(x.astype("uint8"), "RGB")
+    if channels in (3, 4):
+        return pil_image.fromarray(x.astype("uint8"), "RGB" if channels == 3 else "RGBA")
     if channels == 1:
         if np.max(x) > 255:  # 32-bit signed integer greyscale
             return pil_image.fromarray(x[:, :, 0].astype("int32"), "I")
