@@ -518,3 +518,34 @@ def test_class_from_main_loads_across_libraries(tmp_path):
     names = ["Scale", "Shift"]
     assert _run_main_side("kerasmini", "load", tmp_path / "k.keras") == names
     assert _run_main_side("keras", "load", tmp_path / "m.keras") == names
+
+
+# --------------------------------------------------- the legacy .h5 format
+# Keras 3 still writes a `.h5` path as a legacy HDF5 file (Keras 2's layout:
+# the config in the file's attributes, one group per layer name under
+# `model_weights`); kerasmini neither writes nor reads it, and says so.
+H5_SIDE = textwrap.dedent('''
+    import sys
+    import keras
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
+    model.save(sys.argv[1])
+''')
+
+
+def test_keras_writes_legacy_h5_that_kerasmini_refuses_clearly(tmp_path):
+    import h5py
+
+    env = dict(os.environ)
+    if os.environ.get("KERASMINI_REAL_KERAS_PYTHON"):
+        env.setdefault("KERAS_BACKEND", "torch")
+    path = tmp_path / "k.h5"
+    result = subprocess.run([KERAS_PYTHON, "-c", H5_SIDE, str(path)],
+                            capture_output=True, text=True, env=env, timeout=600)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "considered legacy" in result.stderr  # Keras's own warning
+    with h5py.File(path, "r") as file:
+        assert "model_config" in file.attrs and "model_weights" in file
+    with pytest.raises(ValueError, match="cannot load legacy HDF5 model files"):
+        load_model(path)
+    with pytest.raises(ValueError, match="legacy HDF5"):
+        make_kerasmini("sequential").save(tmp_path / "m.h5")
