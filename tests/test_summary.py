@@ -8,13 +8,13 @@ from kerasmini.utils.summary import is_sequential_like, readable_memory_size
 
 ISSUE_SUMMARY = """\
 Model: "sequential"
-┏━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━┓
-┃ Layer (type)                        ┃ Output Shape                 ┃         Param # ┃
-┡━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━┩
-│ dense (Dense)                       │ (None, 10)                   │             110 │
-├─────────────────────────────────────┼──────────────────────────────┼─────────────────┤
-│ dense_1 (Dense)                     │ (None, 1)                    │              11 │
-└─────────────────────────────────────┴──────────────────────────────┴─────────────────┘
+┏━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━┓
+┃ Layer (type)                         ┃ Output Shape                ┃         Param # ┃
+┡━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━┩
+│ dense (Dense)                        │ (None, 10)                  │             110 │
+├──────────────────────────────────────┼─────────────────────────────┼─────────────────┤
+│ dense_1 (Dense)                      │ (None, 1)                   │              11 │
+└──────────────────────────────────────┴─────────────────────────────┴─────────────────┘
  Total params: 121 (484.00 B)
  Trainable params: 121 (484.00 B)
  Non-trainable params: 0 (0.00 B)"""
@@ -43,6 +43,29 @@ def _shared_model():
 def test_summary_issue_example_exact(capsys):
     _issue_model().summary()
     assert capsys.readouterr().out.rstrip("\n") == ISSUE_SUMMARY
+
+
+# The columns' text widths Keras 3.15.1 prints (its table is drawn by rich
+# 15, which takes the borders' width back evenly from the columns Keras asks
+# for), read from real Keras with an explicit `line_length`.
+KERAS_COLUMN_WIDTHS = {
+    ("sequential", 60): [24, 17, 9], ("sequential", 72): [29, 21, 12],
+    ("sequential", 88): [36, 27, 15], ("sequential", 100): [42, 31, 17],
+    ("sequential", 83): [34, 25, 14],
+    ("functional", 90): [24, 20, 12, 21], ("functional", 108): [29, 25, 15, 26],
+}
+
+
+def _column_widths(lines):
+    return [len(cell) - 2 for cell in lines[1][1:-1].split("┳")]
+
+
+def test_summary_column_widths_are_keras():
+    models = {"sequential": _issue_model(), "functional": _shared_model()}
+    for (kind, length), widths in KERAS_COLUMN_WIDTHS.items():
+        lines = _lines(models[kind], line_length=length)
+        assert _column_widths(lines) == widths, (kind, length)
+        assert {len(line) for line in lines[1:8]} == {length}
 
 
 def test_summary_sequential_width_is_88():
