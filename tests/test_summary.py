@@ -192,3 +192,44 @@ def test_is_sequential_like():
 def test_readable_memory_size_units():
     assert [readable_memory_size(n) for n in (0, 484, 1536, 3 * 1024 ** 2)] == [
         "0.00 B", "484.00 B", "1.50 KB", "3.00 MB"]
+
+
+# A subclassed model's summary before and after its first call, as Keras
+# 3.15.1 prints it (the same code run by real Keras): its layers are listed
+# from the start, unbuilt with `?` shapes; after a call, the shapes of that
+# call (batch size included), and `?` for the pooling layer, which is built
+# from the start and so never records a shape.
+SUBCLASSED_BEFORE = """\
+│ conv2d (Conv2D)               │ ?                     │  0 (unbuilt) │
+│ max_pooling2d (MaxPooling2D)  │ ?                     │            0 │
+│ flatten (Flatten)             │ ?                     │  0 (unbuilt) │
+│ dense (Dense)                 │ ?                     │  0 (unbuilt) │"""
+SUBCLASSED_AFTER = """\
+│ conv2d (Conv2D)               │ (1, 6, 6, 16)         │          160 │
+│ max_pooling2d (MaxPooling2D)  │ ?                     │            0 │
+│ flatten (Flatten)             │ (1, 144)              │            0 │
+│ dense (Dense)                 │ (1, 10)               │        1,450 │"""
+
+
+def test_subclassed_summary_before_and_after_a_call_is_keras():
+    keras.backend.clear_session()
+
+    class DigitNet(keras.Model):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.conv = layers.Conv2D(16, 3, activation="relu")
+            self.pool = layers.MaxPooling2D(2)
+            self.flatten = layers.Flatten()
+            self.classes = layers.Dense(10, activation="softmax")
+
+        def call(self, x):
+            return self.classes(self.flatten(self.pool(self.conv(x))))
+
+    def rows(model):
+        return "\n".join(line for line in _lines(model, line_length=72)
+                         if line.startswith("│"))
+
+    net = DigitNet(name="digit_net")
+    assert rows(net) == SUBCLASSED_BEFORE
+    net(np.zeros((1, 8, 8, 1), dtype="float32"))
+    assert rows(net) == SUBCLASSED_AFTER

@@ -116,6 +116,8 @@ KERAS_EXCERPTS: dict[str, Excerpt] = {
         _K2_TRAINING, 2250, 2258, "_trackable_saver.save"),
     "keras2-setattr-tracks": _e2(
         _K2_LAYER, 2785, 2787, "sticky_attribute_assignment"),
+    "keras2-add-weight-tracks-by-name": _e2(
+        _K2_LAYER, 647, 648, "_add_variable_with_custom_getter"),
     "keras2-functional-checkpoint-names": _e2(
         "keras/engine/functional.py", 336, 358, "layer_with_weights-"),
     # Keras 3 (v3.15.1): the legacy HDF5 path kept, `module: null`, and the

@@ -36,6 +36,16 @@ from kerasmini.utils.plot import (
 )
 
 
+def _describe(lines, width=80):
+    """The description, each line wrapped at ``width`` (continued further in)."""
+    out = []
+    for line in lines:
+        indent = " " * (len(line) - len(line.lstrip()) + 4)
+        out.extend(textwrap.wrap(line, width, subsequent_indent=indent,
+                                 break_long_words=False) or [line])
+    return "\n".join(out)
+
+
 # ----------------------------------------------------------- the archive
 def _h5_tree(data):
     """``[(group path, [(dataset name, shape), ...]), ...]`` for the groups of
@@ -180,7 +190,7 @@ def plot_keras_archive(path):
             if len(arrays) > 6:
                 shown = f"{len(arrays)} arrays, {arrays[0][0]} to {arrays[-1][0]}"
             lines.append(f"    {group}: {shown}")
-    dot.description = "\n".join(lines)
+    dot.description = _describe(lines)
     return dot
 
 
@@ -327,5 +337,5 @@ def plot_loading_order(record):
         if number > 1:
             dot.edge(f"step_{number - 1}", f"step_{number}")
         lines.append(f"  {number}. {titles[step]}: {', '.join(details)}")
-    dot.description = "\n".join(lines)
+    dot.description = _describe(lines)
     return dot
