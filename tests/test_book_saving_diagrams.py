@@ -57,7 +57,7 @@ def test_archive_boxes_follow_the_file(tmp_path):
     with zipfile.ZipFile(path) as archive:
         config = json.loads(archive.read("config.json"))
     source = plot_keras_archive(path).source
-    assert source.count("->") == 3 + 3 + 3  # members; layers/build/compile; groups
+    assert source.count("->") == 3  # the archive to each of its members
     for layer in config["config"]["layers"]:
         assert layer["config"]["name"] in source
     assert "... </td>" in source or "...</td>" in source  # the optimizer folded

@@ -271,18 +271,19 @@ ALT = {
     },
     "13_saving": {
         "ch13-archive-plot": (
-            "Tree of what the file small.keras holds, read from the file, from "
-            "left to right. The zip has three members. metadata.json holds two "
+            "Drawing of what the file small.keras holds, read from the file: "
+            "the zip on the left, with an arrow to each of its three members, "
+            "drawn as tables stacked on the right. metadata.json holds two "
             "keys, date_saved and keras_version. config.json holds the envelope "
-            "of a Sequential model with module keras; it nests the list of its "
-            "layers (InputLayer input_layer, Dense dense, Dense dense_1), a "
-            "build_config with input_shape (None, 4) and a compile_config naming "
-            "the optimizer Adam, the loss binary_crossentropy and the metric "
-            "accuracy. model.weights.h5 holds three groups of arrays: "
-            "layers/dense/vars with 0 of shape (4, 8) and 1 of shape (8,), "
-            "layers/dense_1/vars with 0 of shape (8, 1) and 1 of shape (1,), "
-            "and optimizer/vars with ten arrays, two scalars first, shown "
-            "folded in the middle."
+            "of a Sequential model with module keras, then what it nests, one "
+            "block each: the layers (InputLayer input_layer, Dense dense, Dense "
+            "dense_1), a build_config with input_shape (None, 4), and a "
+            "compile_config naming the optimizer Adam, the loss "
+            "binary_crossentropy and the metric accuracy. model.weights.h5 "
+            "holds three groups of arrays: layers/dense/vars with 0 of shape "
+            "(4, 8) and 1 of shape (8,), layers/dense_1/vars with 0 of shape "
+            "(8, 1) and 1 of shape (1,), and optimizer/vars with ten arrays, "
+            "two scalars first, folded in the middle."
         ),
         "ch13-order-plot": (
             "Column of eight numbered boxes, the steps load_model took, in the "

@@ -85,13 +85,28 @@ def _rows(title, rows, fill, columns=2):
             f'color="{LINE}">{head}{body}</table>>')
 
 
-def _vars_label(group, arrays):
-    """The variables of one HDF5 group; a long run of them (an optimizer's)
-    is folded in the middle so that the box stays short."""
-    rows = [(name, shape) for name, shape in arrays]
-    if len(rows) > 6:
-        rows = rows[:3] + [("...", f"{len(rows) - 5} more")] + rows[-2:]
-    return _rows(group, rows, FILL_TENSOR)
+def _table(title, fill, sections, section_fill=None):
+    """One member of the archive as a table: its name, then sections (a
+    heading, or ``None`` for none, two-cell rows, and optionally a colour of
+    their own), so that what the file nests reads as nested blocks in a
+    narrow box."""
+    out = [f'<tr><td colspan="2" bgcolor="{fill}" align="left">'
+           f"<b>{_esc(title)}</b></td></tr>"]
+    for heading, rows, *colour in sections:
+        if heading is not None:
+            shade = colour[0] if colour else section_fill
+            out.append(f'<tr><td colspan="2" bgcolor="{shade}" '
+                       f'align="left"><b>{_esc(heading)}</b></td></tr>')
+        for left, right in rows:
+            right = str(right)
+            if right:
+                out.append(f'<tr><td align="left">{_esc(str(left))}</td>'
+                           f'<td align="left">{_esc(right)}</td></tr>')
+            else:
+                out.append(f'<tr><td colspan="2" align="left">'
+                           f"{_esc(str(left))}</td></tr>")
+    return ('<<table border="0" cellborder="1" cellspacing="0" cellpadding="3" '
+            f'color="{LINE}">{"".join(out)}</table>>')
 
 
 def plot_keras_archive(path):
@@ -134,62 +149,60 @@ def plot_keras_archive(path):
         weights = archive.read("model.weights.h5") \
             if "model.weights.h5" in members else None
 
-    dot = new_digraph("keras_archive", rankdir="LR", nodesep="0.15",
-                      ranksep="0.3")
+    dot = new_digraph("keras_archive", rankdir="LR", nodesep="0.2",
+                      ranksep="0.35")
     dot.node("archive", f"{name}\n(a zip)", shape="folder", style="filled",
              fillcolor=FILL_INPUT)
     lines = [f"plot_keras_archive({name}): {len(members)} members"]
 
     # metadata.json: its keys (the values are a version and a date)
     if metadata:
-        dot.node("metadata", _rows("metadata.json", [(k,) for k in sorted(metadata)],
-                                   FILL_INPUT, columns=1), shape="plain")
+        dot.node("metadata", _table("metadata.json", FILL_INPUT,
+                                    [(None, [(k, "") for k in sorted(metadata)])]),
+                 shape="plain")
         dot.edge("archive", "metadata")
         lines.append(f"  metadata.json: {', '.join(sorted(metadata))}")
 
-    # config.json: the envelope, then what it nests
+    # config.json: the envelope, then what it nests, one section each
     module = config.get("module") or "null"
-    dot.node("config", _rows("config.json", [(config["class_name"],),
-                                              (f"module: {module}",)],
-                             FILL_MODEL, columns=1), shape="plain")
-    dot.edge("archive", "config")
+    sections = [(None, [("class_name", config["class_name"]), ("module", module)])]
     lines.append(f"  config.json: {config['class_name']} (module {module})")
-    inner = config.get("config") or {}
-    layers = inner.get("layers") or []
+    layers = (config.get("config") or {}).get("layers") or []
     if layers:
         rows = [(layer["class_name"], layer["config"].get("name", ""))
                 for layer in layers]
-        dot.node("layers", _rows('config["layers"]', rows, FILL_LAYER),
-                 shape="plain")
-        dot.edge("config", "layers")
+        sections.append(('config["layers"]', rows))
         lines.append("    layers: " + ", ".join(f"{c} {n}" for c, n in rows))
     if config.get("build_config"):
         rows = [(key, _short(value)) for key, value in config["build_config"].items()]
-        dot.node("build", _rows("build_config", rows, FILL_NODE), shape="plain")
-        dot.edge("config", "build")
+        sections.append(("build_config", rows, FILL_NODE))
         lines.append("    build_config: " + ", ".join(f"{k} {v}" for k, v in rows))
     if config.get("compile_config"):
         compiled = config["compile_config"]
         rows = [(key, _short(compiled[key])) for key in ("optimizer", "loss", "metrics")
                 if compiled.get(key) is not None]
-        dot.node("compile", _rows("compile_config", rows, FILL_NODE), shape="plain")
-        dot.edge("config", "compile")
+        sections.append(("compile_config", rows, FILL_NODE))
         lines.append("    compile_config: " + ", ".join(f"{k} {v}" for k, v in rows))
+    dot.node("config", _table("config.json", FILL_MODEL, sections, FILL_LAYER),
+             shape="plain")
+    dot.edge("archive", "config")
 
-    # model.weights.h5: the groups that hold arrays
+    # model.weights.h5: one section per group that holds arrays
     if weights is not None:
-        dot.node("weights", "model.weights.h5\n(HDF5)", shape="box",
-                 style="rounded,filled", fillcolor=FILL_INPUT)
-        dot.edge("archive", "weights")
+        sections = []
         lines.append("  model.weights.h5:")
-        for index, (group, arrays) in enumerate(_h5_tree(weights)):
-            node = f"group_{index}"
-            dot.node(node, _vars_label(group, arrays), shape="plain")
-            dot.edge("weights", node)
+        for group, arrays in _h5_tree(weights):
+            rows = list(arrays)
+            if len(rows) > 6:  # an optimizer's: fold the middle
+                rows = rows[:3] + [("...", f"{len(rows) - 5} more")] + rows[-2:]
+            sections.append((group, rows))
             shown = ", ".join(f"{n} {s}" for n, s in arrays)
             if len(arrays) > 6:
                 shown = f"{len(arrays)} arrays, {arrays[0][0]} to {arrays[-1][0]}"
             lines.append(f"    {group}: {shown}")
+        dot.node("weights", _table("model.weights.h5", FILL_INPUT, sections,
+                                   FILL_TENSOR), shape="plain")
+        dot.edge("archive", "weights")
     dot.description = _describe(lines)
     return dot
 
