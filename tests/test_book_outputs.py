@@ -19,17 +19,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-# Chapter 13's three error cells are rewritten on the `booksave` branch (issue
-# 22, the saving side); until that branch is merged they still show the full
-# stack. Remove this entry when it is.
-PENDING = {"13_saving": "chapter 13's error cells are fixed on the booksave branch"}
 CHAPTERS = sorted((ROOT / "chapters").glob("*.ipynb"))
-# for the tests of errors and paths: chapter 13 expected to fail until merged
-WITH_PENDING = [
-    pytest.param(path, marks=pytest.mark.xfail(reason=PENDING[path.stem]))
-    if path.stem in PENDING else path
-    for path in CHAPTERS
-]
 
 # The helpers whose return value is the thing shown: a listing, a drawing, a
 # table of links, the parity line. Called as a statement that is not the
@@ -39,7 +29,7 @@ DISPLAY_HELPERS = {
     "tf_source", "side_by_side", "verified", "plot_model", "plot_nodes",
     "plot_classes", "plot_module_tree", "plot_depths", "plot_call_steps",
     "plot_tape", "plot_hook_calls", "plot_optimizer_slots", "plot_codebase",
-    "plot_import_graph",
+    "plot_import_graph", "plot_keras_archive", "plot_loading_order",
 }
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 # Any absolute path of the usual roots, wherever it starts (after ANSI colour
@@ -132,7 +122,7 @@ def machine_paths():
     return sorted(p for p in paths if len(p) > 1)
 
 
-@pytest.mark.parametrize("path", WITH_PENDING, ids=chapter_id)
+@pytest.mark.parametrize("path", CHAPTERS, ids=chapter_id)
 def test_outputs_hold_no_machine_path(path):
     mine = machine_paths()
     for index, cell in cells(path):
@@ -147,7 +137,7 @@ def test_outputs_hold_no_machine_path(path):
                     f"absolute path: {where!r}")
 
 
-@pytest.mark.parametrize("path", WITH_PENDING, ids=chapter_id)
+@pytest.mark.parametrize("path", CHAPTERS, ids=chapter_id)
 def test_errors_shown_are_the_error_alone(path):
     for index, cell in cells(path):
         for output in cell.get("outputs", []):
