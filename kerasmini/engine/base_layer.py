@@ -85,7 +85,8 @@ class Layer(Module, Operation):
     Args:
         trainable: whether the layer's weights are updated by training.
         name: unique auto name (``dense``, ``dense_1``...) if omitted.
-        dtype: the dtype of the weights and computations (default floatx).
+        dtype: the dtype of the weights and computations (default floatx):
+            a name, or the ``DTypePolicy`` dict that ``get_config`` writes.
         **kwargs: ``input_shape``/``input_dim``/``batch_input_shape`` and
             ``batch_size``, which a ``Sequential`` model reads from its first
             layer. Anything else is an error.
@@ -102,7 +103,9 @@ class Layer(Module, Operation):
         Module.__init__(self, name=name)  # Keras 2's root, tf.Module: the name
         Operation.__init__(self, name=name)  # Keras 3's root: its node lists
         self._trainable = trainable
-        self.dtype = config.standardize_dtype(dtype)
+        # a dtype name, or the DTypePolicy dict get_config writes (Keras 3's
+        # `dtype_policies.get`), so that `Dense(**Dense(2).get_config())` works
+        self.dtype = config.standardize_dtype_policy(dtype)
         self.autocast = kwargs.get("autocast", True)
         self.built = False
         self.input_spec = None

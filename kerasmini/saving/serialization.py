@@ -95,7 +95,8 @@ def in_safe_mode():
     return _SAFE_MODE[-1]
 
 
-@keras_export("kerasmini.saving.enable_unsafe_deserialization")
+@keras_export(["kerasmini.config.enable_unsafe_deserialization",
+               "kerasmini.saving.enable_unsafe_deserialization"])
 def enable_unsafe_deserialization():
     """Allow lambdas everywhere from now on (the process-wide opt-out).
 
