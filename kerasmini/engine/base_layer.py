@@ -125,6 +125,23 @@ class Layer(Module, Operation):
         # a layer that computes a mask supports masking (Keras 2 and 3)
         self._supports_masking = type(self).compute_mask is not Layer.compute_mask
 
+    def _build_at_init(self):
+        """Mark a layer without weights built as soon as it is constructed.
+
+        Keras 3's weightless layers (``Dropout``, ``Activation``, pooling,
+        ...) call this at the end of ``__init__``; it does nothing for a
+        subclass that overrides ``build`` (that ``build`` must still run).
+
+        >>> from kerasmini.layers import Dropout
+        >>> class Noisy(Dropout):
+        ...     def build(self, input_shape):
+        ...         self.scale = self.add_weight(shape=(), initializer="ones")
+        >>> Dropout(0.5).built, Noisy(0.5).built
+        (True, False)
+        """
+        if type(self).build is Layer.build:
+            self.built = True
+
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         if "build" in cls.__dict__:
@@ -417,7 +434,7 @@ class Layer(Module, Operation):
             previous_mask, mask_filled = populate_mask(self, inputs, rest, kwargs)
             # 7. Call the layer: infer the output (symbolic) or compute it.
             outputs = self._call_layer(inputs, rest, kwargs, symbolic)
-            set_mask_metadata(self, inputs, outputs, previous_mask)
+            outputs = set_mask_metadata(self, inputs, outputs, previous_mask)
         # 8. Add a node in the graph for symbolic calls.
         if symbolic:
             if mask_filled:  # found again on the inputs when the graph runs
