@@ -71,11 +71,12 @@ def _jsonable(value):
 
 
 def run_mine(source):
-    """``{name: scenario}`` of ``source`` executed with kerasmini."""
+    """The namespace of ``source`` executed with kerasmini (its
+    ``SCENARIOS``, and whatever else it defines)."""
     namespace = {"keras": kerasmini, "layers": kerasmini.layers,
                  "ops": kerasmini.ops, "np": np}
     exec(PRELUDE + source, namespace)
-    return namespace["SCENARIOS"]
+    return namespace
 
 
 def observe_mine(scenario):

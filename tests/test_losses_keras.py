@@ -139,7 +139,7 @@ SCENARIOS = {f.__name__: f for f in (
     compiled_custom_loss, compiled_metrics, metric_objects, squeeze_or_expand)}
 '''
 
-MINE = run_mine(SCENARIOS)
+MINE = run_mine(SCENARIOS)["SCENARIOS"]
 
 
 @pytest.fixture(scope="module")

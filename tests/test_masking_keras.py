@@ -109,7 +109,7 @@ SCENARIOS = {f.__name__: f for f in (
     global_average_pooling_with_a_mask)}
 '''
 
-MINE = run_mine(SCENARIOS)
+MINE = run_mine(SCENARIOS)["SCENARIOS"]
 
 
 @pytest.fixture(scope="module")

@@ -556,6 +556,11 @@ class Layer(Module, Operation):
             check_get_config(self)  # a subclass with more arguments must write it
         config_ = {"name": self.name, "trainable": self.trainable,
                    "dtype": serialization.serialize_dtype_policy(self.dtype)}
+        if type(self).__init__ is Layer.__init__:
+            # no constructor of its own: Keras 3 writes the base constructor's
+            # arguments with their values (Operation's automatic config)
+            config_ = {"name": self.name, "activity_regularizer": None,
+                       **config_, "autocast": self.autocast}
         if self.activity_regularizer is not None:
             config_["activity_regularizer"] = regularizers.serialize(
                 self.activity_regularizer)

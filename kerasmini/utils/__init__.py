@@ -1,4 +1,6 @@
-"""Keras's utilities: seeds, the progress bar, ``plot_model``, summaries.
+"""Keras's utilities: seeds, the progress bar, ``plot_model``, summaries, and
+(as in Keras 3) the saving helpers ``serialize_keras_object``,
+``deserialize_keras_object`` and the custom-object registry.
 
 ``plot_model``, ``plot_history`` and ``Progbar`` are loaded on first access by
 the module ``__getattr__`` below: importing kerasmini never imports graphviz
@@ -13,6 +15,18 @@ diagrams, are in :mod:`kerasmini.book`.)
 
 from kerasmini.api_export import keras_export, lazy_attributes
 from kerasmini.backend.random import set_seed
+from kerasmini.saving.object_registration import (
+    CustomObjectScope,
+    custom_object_scope,
+    get_custom_objects,
+    get_registered_name,
+    get_registered_object,
+    register_keras_serializable,
+)
+from kerasmini.saving.serialization import (
+    deserialize_keras_object,
+    serialize_keras_object,
+)
 
 
 @keras_export("kerasmini.utils.set_random_seed")
@@ -37,3 +51,7 @@ __getattr__, __dir__ = lazy_attributes(__name__, _LAZY)
 
 
 __all__ = ["Progbar", "PyDataset", "plot_history", "plot_model", "set_random_seed"]
+# the saving helpers Keras 3 also exports from keras.utils
+__all__ += ["CustomObjectScope", "custom_object_scope", "deserialize_keras_object",
+            "get_custom_objects", "get_registered_name", "get_registered_object",
+            "register_keras_serializable", "serialize_keras_object"]
