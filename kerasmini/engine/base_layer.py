@@ -181,6 +181,17 @@ class Layer(Module, Operation):
 
     # -------------------------------------------------------------- weights
     @property
+    def compute_dtype(self) -> str:
+        """The dtype of the computations: ``dtype`` (kerasmini has no mixed
+        precision, so it is also :attr:`variable_dtype`)."""
+        return self.dtype
+
+    @property
+    def variable_dtype(self) -> str:
+        """The dtype of the weights: ``dtype``."""
+        return self.dtype
+
+    @property
     def trainable(self) -> bool:
         return self._trainable
 
