@@ -17,11 +17,13 @@ and take ``DTypePolicy`` objects for mixed precision, which kerasmini does
 not have (a layer's ``dtype`` is one dtype, its default :func:`floatx`);
 ``enable_traceback_filtering``, ``disable_traceback_filtering`` and
 ``is_traceback_filtering_enabled`` switch a filter kerasmini does not
-apply (its tracebacks are never shortened), and the interactive-logging
-switches route the progress bar to ``absl`` logging, which kerasmini does
-not use; ``max_epochs``/``max_steps_per_epoch`` and their setters, a global
-cap on every ``fit`` meant for Keras's own test runs, are left out so that
-``fit`` runs the epochs and steps it is given.
+apply (its tracebacks are never shortened), and
+``enable_interactive_logging``, ``disable_interactive_logging`` and
+``is_interactive_logging_enabled`` route the progress bar to ``absl``
+logging, which kerasmini does not use; ``max_epochs``,
+``max_steps_per_epoch`` and their setters, a global cap on every ``fit``
+meant for Keras's own test runs, are left out so that ``fit`` runs the
+epochs and steps it is given.
 """
 
 from kerasmini.backend.config import (
