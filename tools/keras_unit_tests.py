@@ -186,6 +186,8 @@ def backend():
 
 
 KerasTensor = kerasmini.KerasTensor
+# NumPy arrays only: the tests of sparse and ragged inputs skip themselves
+SUPPORTS_SPARSE_TENSORS = SUPPORTS_RAGGED_TENSORS = False
 convert_to_numpy = np.asarray
 is_tensor = lambda x: isinstance(x, np.ndarray)  # noqa: E731
 '''
@@ -218,11 +220,12 @@ class TestCase(parameterized.TestCase):
         self.addCleanup(shutil.rmtree, path, ignore_errors=True)
         return path
 
-    def assertAllClose(self, x1, x2, atol=1e-6, rtol=1e-6, msg=None):
+    def assertAllClose(self, x1, x2, atol=1e-6, rtol=1e-6, msg=None, **tpu):
+        # tpu_atol and tpu_rtol are for JAX on a TPU: not this machine
         np.testing.assert_allclose(_np(x1), _np(x2), atol=atol, rtol=rtol,
                                    err_msg=msg or "")
 
-    def assertNotAllClose(self, x1, x2, atol=1e-6, rtol=1e-6, msg=None):
+    def assertNotAllClose(self, x1, x2, atol=1e-6, rtol=1e-6, msg=None, **tpu):
         self.assertFalse(np.allclose(_np(x1), _np(x2), atol=atol, rtol=rtol), msg)
 
     def assertAllEqual(self, x1, x2, msg=None):
@@ -266,7 +269,7 @@ def uses_gpu():
     return False
 
 
-jax_uses_gpu = tensorflow_uses_gpu = torch_uses_gpu = uses_gpu
+jax_uses_gpu = tensorflow_uses_gpu = torch_uses_gpu = jax_uses_tpu = uses_gpu
 test_case = test_utils = __import__(__name__)
 '''
 
