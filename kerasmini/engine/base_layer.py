@@ -125,23 +125,6 @@ class Layer(Module, Operation):
         # a layer that computes a mask supports masking (Keras 2 and 3)
         self._supports_masking = type(self).compute_mask is not Layer.compute_mask
 
-    def _build_at_init(self):
-        """Mark a layer without weights built as soon as it is constructed.
-
-        Keras 3's weightless layers (``Dropout``, ``Activation``, pooling,
-        ...) call this at the end of ``__init__``; it does nothing for a
-        subclass that overrides ``build`` (that ``build`` must still run).
-
-        >>> from kerasmini.layers import Dropout
-        >>> class Noisy(Dropout):
-        ...     def build(self, input_shape):
-        ...         self.scale = self.add_weight(shape=(), initializer="ones")
-        >>> Dropout(0.5).built, Noisy(0.5).built
-        (True, False)
-        """
-        if type(self).build is Layer.build:
-            self.built = True
-
     def __init_subclass__(cls, **kwargs):
         super().__init_subclass__(**kwargs)
         if "build" in cls.__dict__:
@@ -372,6 +355,31 @@ class Layer(Module, Operation):
             with call_context.scope(self, training=False):
                 dry_run(self, input_shape, self.dtype)
         self.built = True
+
+    def _build_at_init(self):
+        """Mark the layer built now if it has nothing to build.
+
+        Keras 3 calls this at the end of ``__init__`` in the layers whose
+        ``build`` is the default and who own no weights (pooling, dropout,
+        activation, masking): they are built from the start, so ``summary``
+        never calls them unbuilt and their saved config has no
+        ``build_config`` (they are never built from a shape).
+
+        >>> from kerasmini.layers import Dropout, Dense
+        >>> Dropout(0.5).built, Dense(2).built
+        (True, False)
+
+        A subclass that overrides ``build`` is not marked: its ``build`` must
+        still run.
+
+        >>> class Noisy(Dropout):
+        ...     def build(self, input_shape):
+        ...         self.scale = self.add_weight(shape=(), initializer="ones")
+        >>> Noisy(0.5).built
+        False
+        """
+        if type(self).build is Layer.build:
+            self.built = True
 
     def call(self, inputs, *args, **kwargs):
         """The computation. The base layer returns its inputs unchanged."""

@@ -42,7 +42,7 @@ class BasePooling2D(Layer):
         self.padding = check_padding(padding)
         self.data_format = check_data_format(data_format)  # None: the global one
         self.input_spec = InputSpec(ndim=4)
-        self._build_at_init()  # no weights: built now, as in Keras 3
+        self._build_at_init()
 
     def call(self, inputs):
         return type(self).pool_function(inputs, self.pool_size, self.strides,
@@ -105,7 +105,7 @@ class GlobalAveragePooling2D(Layer):
         self.keepdims = validation.check_bool(keepdims, "keepdims",
                                               owner="GlobalAveragePooling2D")
         self.input_spec = InputSpec(ndim=4)
-        self._build_at_init()  # no weights: built now, as in Keras 3
+        self._build_at_init()
 
     def call(self, inputs):
         return ops.mean(inputs, axis=(1, 2), keepdims=self.keepdims)

@@ -39,7 +39,7 @@ class Reshape(Layer):
                 f"at most one -1. Received: target_shape={target_shape}"
             )
         self.target_shape = target_shape
-        self.built = True  # no weights: built at construction, as in Keras 3
+        self.built = True  # nothing to create: built now, as in Keras 3
 
     def _resolve(self, input_shape):
         if not input_shape:
@@ -62,7 +62,7 @@ class Reshape(Layer):
         return tuple(size // known if d == -1 else d for d in self.target_shape)
 
     def call(self, inputs):
-        target = self._resolve(inputs.shape)  # checks the shape first
+        target = self._resolve(inputs.shape)  # checks the batch axis first
         return ops.reshape(inputs, (inputs.shape[0],) + target)
 
     def compute_output_shape(self, input_shape):
