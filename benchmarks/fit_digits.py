@@ -176,27 +176,33 @@ def cnn_forward(params, xb):
     return cols, conv, blocks, pooled, logits
 
 
+def cnn_step(params, xb, yb):
+    """The hand CNN's forward and backward: (probabilities, loss, gradients).
+
+    The max pool's gradient goes to the first maximum of each 2x2 window
+    (the order of ``argmax`` over the window's four entries, row by row).
+    """
+    cols, conv, blocks, pooled, logits = cnn_forward(params, xb)
+    p, loss, g_logits = softmax_crossentropy(logits, yb)
+    w = params[2]
+    n = len(xb)
+    g_pooled = (g_logits @ w.T).reshape(n, 4, 4, 1, 16)
+    # each window's four entries on one axis: (n, 4, 4, 2 * 2, 16)
+    windows = blocks.transpose(0, 1, 3, 2, 4, 5).reshape(n, 4, 4, 4, 16)
+    first = windows.argmax(axis=3)[:, :, :, None, :] == np.arange(4)[:, None]
+    g_windows = first * g_pooled  # (n, 4, 4, 4, 16)
+    g_conv = g_windows.reshape(n, 4, 4, 2, 2, 16).transpose(0, 1, 3, 2, 4, 5)
+    g_conv = g_conv.reshape(n, 8, 8, 16) * (conv > 0)
+    g_k = np.tensordot(cols, g_conv, axes=((0, 1, 2), (0, 1, 2)))  # (1, 3, 3, 16)
+    return p, loss, [g_k.transpose(1, 2, 0, 3), g_conv.sum(axis=(0, 1, 2)),
+                     pooled.reshape(n, 256).T @ g_logits, g_logits.sum(axis=0)]
+
+
 def train_numpy_cnn(x, y, initial_weights, epochs, batch_size):
-    """The CNN trained by hand (first maximum of each window takes the gradient)."""
+    """The CNN trained by hand (:func:`cnn_step`)."""
     params = [np.array(w, dtype="float32") for w in initial_weights]
-    k, _, w, _ = params
-
-    def step(xb, yb):
-        cols, conv, blocks, pooled, logits = cnn_forward(params, xb)
-        p, loss, g_logits = softmax_crossentropy(logits, yb)
-        n = len(xb)
-        g_pooled = (g_logits @ w.T).reshape(n, 4, 1, 4, 1, 16)
-        is_max = blocks == pooled[:, :, None, :, None, :]
-        # only the first maximum of a window: a cumulative count of maxima
-        first = is_max & (np.cumsum(is_max.reshape(n, 4, 4, 4, 16).transpose(
-            0, 1, 3, 2, 4).reshape(n, 4, 4, 4, 16), axis=3) == 1).reshape(
-            n, 4, 4, 2, 2, 16).transpose(0, 1, 3, 2, 4, 5)
-        g_conv = (first * g_pooled).reshape(n, 8, 8, 16) * (conv > 0)
-        g_k = np.tensordot(cols, g_conv, axes=((0, 1, 2), (0, 1, 2)))  # (1, 3, 3, 16)
-        return p, loss, (g_k.transpose(1, 2, 0, 3), g_conv.sum(axis=(0, 1, 2)),
-                         pooled.reshape(n, 256).T @ g_logits, g_logits.sum(axis=0))
-
-    return hand_loop(x, y, params, epochs, batch_size, 3e-3, step)
+    return hand_loop(x, y, params, epochs, batch_size, 3e-3,
+                     lambda xb, yb: cnn_step(params, xb, yb))
 
 
 def numpy_cnn_accuracy(params, x, y):
