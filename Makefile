@@ -5,6 +5,7 @@
 #                   (once; cached outside the tree, KERASMINI_KERAS_CACHE to move it)
 #   make benchmark  time kerasmini's fit on the 8x8 digits (MLP, widths, CNN), a wide
 #                   Dense, float32 subnormals in Adam, and import kerasmini
+#                   (make venv-jax first: JAX on the CPU joins the MLP's table)
 #   make notebooks  re-run every chapter and store its outputs (after changing kerasmini)
 #   make student    the chapters as nbgrader assignments: student versions in
 #                   classroom/release (COURSE=dir to put the course elsewhere)
@@ -34,7 +35,7 @@ SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && echo
 
 .PHONY: venv graphviz bubblewrap lint browser-test test book benchmark notebooks classroom \
 	student grade feedback student-book interop parity clean keras-releases texlive pdf \
-	package axe
+	package axe venv-jax
 
 venv: $(STAMP)
 
@@ -120,8 +121,20 @@ book: venv graphviz keras-releases
 	$(VENV)/bin/jupyter-book build . -W -n --keep-going
 	$(VPY) tools/check_book.py
 
+# JAX on the CPU, an optional contender of benchmarks.fit_digits, lives in a venv
+# of its own (no test needs it): after `make venv-jax`, `make benchmark` runs
+# fit_digits with that venv's Python, which adds the JAX row.
+JAX_VENV := .venv-jax
+venv-jax: $(JAX_VENV)/.installed
+$(JAX_VENV)/.installed: requirements.txt pyproject.toml
+	$(PYTHON) -m venv $(JAX_VENV)
+	$(JAX_VENV)/bin/python -m pip install jax "numpy>=1.24,<3" h5py scikit-learn
+	$(JAX_VENV)/bin/python -m pip install -e . --no-deps
+	touch $@
+
 benchmark: venv
-	$(VPY) -m benchmarks.fit_digits
+	$(if $(wildcard $(JAX_VENV)/.installed),$(JAX_VENV)/bin/python,$(VPY)) \
+	  -m benchmarks.fit_digits
 	$(VPY) -m benchmarks.wide_dense
 	$(VPY) -m benchmarks.subnormals
 	$(VPY) -m benchmarks.import_cost

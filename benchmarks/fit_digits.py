@@ -11,6 +11,10 @@
    the same shuffled batches in the same order, softmax crossentropy with its
    textbook gradient ``(p - onehot) / n``, and Adam in the same form.
 
+When JAX is installed (``make venv-jax``), a fourth way trains the MLP:
+the same step written with ``jax.numpy`` and compiled by ``jax.jit`` on the
+CPU, with the same initial weights and batches.
+
 Then the same MLP with hidden widths 512 and 2048 (graph fit against the
 hand loop), and a small CNN (Conv2D-MaxPooling2D-Dense) against a
 hand-written NumPy CNN. Every figure is the median of ``--repeat`` runs, the
@@ -21,6 +25,8 @@ tests.
 """
 
 import argparse
+import importlib.util
+import os
 import time
 
 import numpy as np
@@ -134,6 +140,71 @@ def train_numpy(x, y, initial_weights, epochs, batch_size):
                          g_logits.sum(axis=0))
 
     return hand_loop(x, y, params, epochs, batch_size, 1e-3, step)
+
+
+def jax_available():
+    """True when JAX is importable (``make venv-jax``): an optional contender."""
+    return importlib.util.find_spec("jax") is not None
+
+
+def train_jax(x, y, initial_weights, epochs, batch_size):
+    """The MLP as one ``jax.jit`` step on the CPU: forward, softmax
+    crossentropy, gradients, Adam in Keras's form and the batch's hits, with
+    the hand loop's batches; returns (seconds per epoch, logs, weights).
+
+    Each batch's loss and hits stay on the device until the epoch ends
+    (``fit`` reads them every batch). The step is compiled for both batch
+    shapes before the clock starts: XLA's compilation takes about a second
+    of CPU, which would swamp a short run (``fit``'s trace, a few
+    milliseconds, is timed).
+    """
+    os.environ.setdefault("JAX_PLATFORMS", "cpu")
+    import jax
+    import jax.numpy as jnp
+
+    lr, beta_1, beta_2, eps = 1e-3, 0.9, 0.999, 1e-7
+
+    def loss_and_logits(params, xb, yb):
+        w1, b1, w2, b2 = params
+        logits = jnp.maximum(xb @ w1 + b1, 0) @ w2 + b2
+        log_p = jax.nn.log_softmax(logits)
+        return -jnp.take_along_axis(log_p, yb[:, None], axis=1).mean(), logits
+
+    @jax.jit
+    def step(params, m, v, t, xb, yb):
+        (loss, logits), grads = jax.value_and_grad(
+            loss_and_logits, has_aux=True)(params, xb, yb)
+        t = t + 1
+        alpha = lr * jnp.sqrt(1 - beta_2**t) / (1 - beta_1**t)
+        m = [m_i + (g - m_i) * (1 - beta_1) for m_i, g in zip(m, grads)]
+        v = [v_i + (g * g - v_i) * (1 - beta_2) for v_i, g in zip(v, grads)]
+        params = [p - alpha * m_i / (jnp.sqrt(v_i) + eps)
+                  for p, m_i, v_i in zip(params, m, v)]
+        hits = (logits.argmax(axis=1) == yb).sum()
+        return params, m, v, t, loss * len(yb), hits
+
+    params = [jnp.asarray(w, dtype="float32") for w in initial_weights]
+    m = [jnp.zeros_like(p) for p in params]
+    v = [jnp.zeros_like(p) for p in params]
+    t = jnp.asarray(0.0, dtype="float32")
+    rng = np.random.default_rng(SEED)  # the hand loop's batches
+    n = len(x)
+    for size in {batch_size, n % batch_size or batch_size}:  # compile, untimed
+        jax.block_until_ready(step(params, m, v, t, x[:size], y[:size]))
+    logs = {"accuracy": [], "loss": []}
+    start = time.perf_counter()
+    for _ in range(epochs):
+        order = rng.permutation(n)
+        xs, ys = x[order], y[order]
+        loss_sum = hits = 0.0
+        for i in range(0, n, batch_size):
+            params, m, v, t, loss, hit = step(params, m, v, t, xs[i:i + batch_size],
+                                              ys[i:i + batch_size])
+            loss_sum, hits = loss_sum + loss, hits + hit
+        logs["loss"].append(float(loss_sum) / n)
+        logs["accuracy"].append(float(hits) / n)
+    seconds = (time.perf_counter() - start) / epochs
+    return seconds, logs, [np.asarray(p) for p in params]
 
 
 def numpy_accuracy(params, x, y):
@@ -274,6 +345,9 @@ def main(argv=None):
         "hand-written NumPy loop": lambda: train_numpy(
             x_train, y_train, initial_weights, args.epochs, args.batch_size),
     }
+    if jax_available():  # an optional contender: make venv-jax
+        ways["JAX jit loop (CPU)"] = lambda: train_jax(
+            x_train, y_train, initial_weights, args.epochs, args.batch_size)
     report(f"MLP 64-64-10 on digits: {len(x_train)} samples, batch "
            f"{args.batch_size}, {args.epochs} epochs, Adam 1e-3, float32, "
            f"median of {args.repeat}", interleaved(ways, args.repeat), batches,
