@@ -35,7 +35,7 @@ SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && echo
 
 .PHONY: venv graphviz bubblewrap lint browser-test test book benchmark notebooks classroom \
 	student grade feedback student-book interop parity clean keras-releases texlive pdf \
-	package axe venv-jax
+	package axe
 
 venv: $(STAMP)
 
@@ -125,6 +125,7 @@ book: venv graphviz keras-releases
 # of its own (no test needs it): after `make venv-jax`, `make benchmark` runs
 # fit_digits with that venv's Python, which adds the JAX row.
 JAX_VENV := .venv-jax
+.PHONY: venv-jax
 venv-jax: $(JAX_VENV)/.installed
 $(JAX_VENV)/.installed: requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(JAX_VENV)
