@@ -16,9 +16,15 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from kerasmini.backend import GradientTape, Primitive, convolution, nn, numpy_extra
+from kerasmini.backend import (
+    GradientTape,
+    Primitive,
+    convolution,
+    nn,
+    numpy_extra,
+    pooling,
+)
 from kerasmini.backend import numpy as bnp
-from kerasmini.backend import pooling
 from kerasmini.backend.validation import check_tuple
 
 EPS = 1e-6

@@ -80,14 +80,23 @@ def geometry(sizes, window, strides, dilation, padding):
 
 
 def pad_spatial(x, pads, fill=0):
-    """``x`` with ``pads`` (one ``(before, after)`` per spatial axis) added."""
+    """``x`` with ``pads`` (one ``(before, after)`` per spatial axis) added.
+
+    >>> pad_spatial(np.ones((1, 2, 3)), ((1, 0),)).shape
+    (1, 3, 3)
+    """
     if all(p == (0, 0) for p in pads):
         return x
     return np.pad(x, ((0, 0),) + tuple(pads) + ((0, 0),), constant_values=fill)
 
 
 def windows(xp, window, strides, dilation, out):
-    """A no-copy ``(N, *out, C, *window)`` view of the windows of ``xp``."""
+    """A no-copy ``(N, *out, C, *window)`` view of the windows of ``xp``.
+
+    >>> windows(np.arange(5.0).reshape(1, 5, 1), (2,), (2,), (1,), (2,))[0, :, 0]
+    array([[0., 1.],
+           [2., 3.]])
+    """
     rank = len(window)
     spans = tuple((k - 1) * d + 1 for k, d in zip(window, dilation))
     view = sliding_window_view(xp, spans, axis=tuple(range(1, rank + 1)))
@@ -98,7 +107,12 @@ def windows(xp, window, strides, dilation, out):
 
 def scatter_windows(cols, padded_shape, pads, sizes, window, strides, dilation):
     """Adjoint of :func:`windows`: add ``cols (N, *out, *window, C)`` back
-    into a zero input of ``padded_shape``, then crop the padding."""
+    into a zero input of ``padded_shape``, then crop the padding.
+
+    >>> cols = np.ones((1, 2, 2, 1))  # two windows of two taps, overlapping
+    >>> scatter_windows(cols, (1, 3, 1), ((0, 0),), (3,), (2,), (1,), (1,))[0, :, 0]
+    array([1., 2., 1.])
+    """
     rank = len(window)
     dxp = np.zeros(padded_shape, dtype=cols.dtype)
     out = cols.shape[1:1 + rank]
@@ -155,7 +169,11 @@ def _padded_shape(input_shape, pads):
 
 def adjoint_triple(name, forward, backprop_input, backprop_filter):
     """Three primitives ``f(x, k)``, ``f_input(g, k)``, ``f_filter(x, g)`` for
-    an op linear in ``x`` and in ``k``, each differentiating the others."""
+    an op linear in ``x`` and in ``k``, each differentiating the others.
+
+    >>> [p.name for p in adjoint_triple("demo", None, None, None)]
+    ['demo', 'demo_backprop_input', 'demo_backprop_filter']
+    """
     op = Primitive(name, forward)
     op_input = Primitive(name + "_backprop_input", backprop_input)
     op_filter = Primitive(name + "_backprop_filter", backprop_filter)
@@ -233,7 +251,11 @@ def _depthwise_backprop_filter(x, g, kernel_shape, strides, padding, dilation_ra
 
 # ---------------------------------------------------------- the public calls
 def conv_params(rank, strides, padding, dilation_rate):
-    """The static parameters of a convolution of ``rank`` spatial axes."""
+    """The static parameters of a convolution of ``rank`` spatial axes.
+
+    >>> conv_params(1, 2, "SAME", 1)
+    {'strides': (2,), 'padding': 'same', 'dilation_rate': (1,)}
+    """
     return {
         "strides": check_tuple(strides, rank, "strides"),
         "padding": _padding_mode(padding),
@@ -242,7 +264,13 @@ def conv_params(rank, strides, padding, dilation_rate):
 
 
 def check_rank(x, name, ranks=(3, 4, 5), kernel=False):
-    """Refuse a tensor whose rank is not one of ``ranks``."""
+    """The rank of ``x``, or a ``ValueError`` if it is not one of ``ranks``.
+
+    >>> check_rank(np.ones((2, 3)), "x")
+    Traceback (most recent call last):
+      ...
+    ValueError: Expected `x` of rank 3 or 4 or 5, (batch, steps, channels) or ...
+    """
     rank = len(shape_of(x))
     if rank not in ranks:
         expected = " or ".join(str(r) for r in ranks)

@@ -143,7 +143,11 @@ avg_pool_backprop.defvjp(lambda u, ans, g, input_shape, **p: avg_pool_prim(u, **
 
 def pool_params(rank, pool_size, strides, padding):
     """The static parameters of a pooling of ``rank`` spatial axes; strides
-    default to the pool size, as in Keras."""
+    default to the pool size, as in Keras.
+
+    >>> pool_params(3, 2, None, "valid")["strides"]
+    (2, 2, 2)
+    """
     pool_size = check_tuple(pool_size, rank, "pool_size")
     strides = pool_size if strides is None else check_tuple(strides, rank, "strides")
     return {"pool_size": pool_size, "strides": strides,
