@@ -8,6 +8,11 @@
 from kerasmini.engine.base_layer import Layer
 from kerasmini.engine.input_layer import Input, InputLayer
 from kerasmini.engine.input_spec import InputSpec
+from kerasmini.layers.activations.elu import ELU
+from kerasmini.layers.activations.leaky_relu import LeakyReLU
+from kerasmini.layers.activations.prelu import PReLU
+from kerasmini.layers.activations.relu import ReLU
+from kerasmini.layers.activations.softmax import Softmax
 from kerasmini.layers.convolutional.conv1d import Conv1D
 from kerasmini.layers.convolutional.conv1d_transpose import Conv1DTranspose
 from kerasmini.layers.convolutional.conv2d import Conv2D
@@ -44,6 +49,7 @@ from kerasmini.layers.merging.functional import (
 from kerasmini.layers.merging.merge import Add, Concatenate
 from kerasmini.layers.normalization.batch_normalization import BatchNormalization
 from kerasmini.layers.normalization.layer_normalization import LayerNormalization
+from kerasmini.layers.normalization.unit_normalization import UnitNormalization
 from kerasmini.layers.pooling.global_pooling import (
     GlobalAveragePooling1D,
     GlobalAveragePooling3D,
@@ -106,6 +112,7 @@ __all__ = [
 ]
 __all__ += ["deserialize", "serialize"]
 __all__ += [
+    "ELU", "LeakyReLU", "PReLU", "ReLU", "Softmax", "UnitNormalization",
     "AveragePooling3D", "AvgPool3D", "Conv1DTranspose", "Conv3D",
     "Convolution1DTranspose", "Convolution3D", "DepthwiseConv1D", "DepthwiseConv2D",
     "GlobalAveragePooling3D", "GlobalAvgPool3D", "GlobalMaxPool3D",
