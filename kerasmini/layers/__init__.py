@@ -71,6 +71,10 @@ from kerasmini.layers.reshaping.repeat_vector import RepeatVector
 from kerasmini.layers.reshaping.reshape import Reshape
 from kerasmini.layers.reshaping.up_sampling import UpSampling1D, UpSampling2D
 from kerasmini.layers.reshaping.zero_padding import ZeroPadding1D, ZeroPadding2D
+from kerasmini.layers.rnn.bidirectional import Bidirectional
+from kerasmini.layers.rnn.conv_lstm1d import ConvLSTM1D
+from kerasmini.layers.rnn.conv_lstm2d import ConvLSTM2D
+from kerasmini.layers.rnn.conv_lstm3d import ConvLSTM3D
 from kerasmini.layers.rnn.gru import GRU, GRUCell
 from kerasmini.layers.rnn.lstm import LSTM, LSTMCell
 from kerasmini.layers.rnn.rnn import RNN
@@ -111,11 +115,12 @@ __all__ = [
     "multiply", "subtract",
 ]
 __all__ += ["deserialize", "serialize"]
-__all__ += [
-    "ELU", "LeakyReLU", "PReLU", "ReLU", "Softmax", "UnitNormalization",
-    "AveragePooling3D", "AvgPool3D", "Conv1DTranspose", "Conv3D",
-    "Convolution1DTranspose", "Convolution3D", "DepthwiseConv1D", "DepthwiseConv2D",
+__all__ += [  # the layers of keras.io's examples (issue 24)
+    "AveragePooling3D", "AvgPool3D", "Bidirectional", "Conv1DTranspose", "Conv3D",
+    "ConvLSTM1D", "ConvLSTM2D", "ConvLSTM3D", "Convolution1DTranspose",
+    "Convolution3D", "DepthwiseConv1D", "DepthwiseConv2D", "ELU",
     "GlobalAveragePooling3D", "GlobalAvgPool3D", "GlobalMaxPool3D",
-    "GlobalMaxPooling3D", "MaxPool3D", "MaxPooling3D", "SeparableConv1D",
-    "SeparableConv2D", "SeparableConvolution1D", "SeparableConvolution2D",
+    "GlobalMaxPooling3D", "LeakyReLU", "MaxPool3D", "MaxPooling3D", "PReLU", "ReLU",
+    "SeparableConv1D", "SeparableConv2D", "SeparableConvolution1D",
+    "SeparableConvolution2D", "Softmax", "UnitNormalization",
 ]
