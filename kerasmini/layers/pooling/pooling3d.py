@@ -7,7 +7,7 @@ whose backend primitives pool any rank.
 
 >>> import numpy as np
 >>> x = np.arange(8.0).reshape(1, 2, 2, 2, 1)
->>> MaxPooling3D()(x).ravel().tolist(), AveragePooling3D()(x).ravel().tolist()
+>>> MaxPooling3D()(x).ravel().tolist(), AveragePooling3D(2)(x).ravel().tolist()
 ([7.0], [3.5])
 """
 
@@ -76,3 +76,8 @@ class AveragePooling3D(BasePooling3D):
     """
 
     pool_function = staticmethod(ops.average_pool)
+
+    def __init__(self, pool_size, strides=None, padding="valid", data_format=None,
+                 name=None, **kwargs):  # no default pool size, as in Keras 3
+        super().__init__(pool_size, strides=strides, padding=padding,
+                         data_format=data_format, name=name, **kwargs)
