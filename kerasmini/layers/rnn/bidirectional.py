@@ -170,20 +170,28 @@ class Bidirectional(Layer):
         return output
 
     def compute_output_shape(self, sequences_shape, initial_state_shape=None):
-        shape = self.forward_layer.compute_output_shape(sequences_shape)
+        # each half's own shape: a backward_layer may have other units than
+        # the forward one (Keras 3 doubles the forward units for "concat")
+        forward = self.forward_layer.compute_output_shape(sequences_shape)
+        backward = self.backward_layer.compute_output_shape(sequences_shape)
         states = ()
         if self.return_state:
-            shape, states = shape[0], tuple(shape[1:])
+            states = tuple(forward[1:]) + tuple(backward[1:])
+            forward, backward = forward[0], backward[0]
+        forward, backward = tuple(forward), tuple(backward)
         if self.merge_mode == "concat":
-            last = None if shape[-1] is None else 2 * shape[-1]
-            shape = tuple(shape[:-1]) + (last,)
+            last = None if None in (forward[-1], backward[-1]) else \
+                forward[-1] + backward[-1]
+            shape = forward[:-1] + (last,)
         elif self.merge_mode is None:
-            shape = (tuple(shape), tuple(shape))
+            shape = (forward, backward)
+        else:
+            shape = forward
         if self.return_state:
             if self.merge_mode is None:
-                return shape + states + states
-            return (tuple(shape),) + states + states
-        return tuple(shape)
+                return shape + states
+            return (shape,) + states
+        return shape
 
     def compute_mask(self, inputs, mask=None):
         if isinstance(mask, list):
