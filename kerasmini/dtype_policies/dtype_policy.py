@@ -78,7 +78,7 @@ class DTypePolicy:
                 f"Cannot convert '{name}' to a mixed precision DTypePolicy. Valid "
                 "policies include 'mixed_float16' and the name of any float dtype "
                 "such as 'float32' (kerasmini has no 'mixed_bfloat16': NumPy has "
-                "no bfloat16)."
+                f"no bfloat16). Received: name={name!r}"
             ) from None
         return dtype, dtype
 
