@@ -27,7 +27,7 @@ class ELU(Layer):
         super().__init__(**kwargs)
         self.alpha = validation.check_float(alpha, "alpha", owner="ELU")
         self.supports_masking = True
-        self.built = True  # no weights: built at construction, as in Keras 3
+        self._build_at_init()  # no weights: built at construction, as in Keras 3
 
     def call(self, inputs):
         return activations.elu(inputs, alpha=self.alpha)

@@ -47,7 +47,7 @@ class LeakyReLU(Layer):
                 f"{negative_slope!r}"
             ) from None
         self.supports_masking = True
-        self.built = True  # no weights: built at construction, as in Keras 3
+        self._build_at_init()  # no weights: built at construction, as in Keras 3
 
     def call(self, inputs):
         return activations.leaky_relu(inputs, negative_slope=self.negative_slope)

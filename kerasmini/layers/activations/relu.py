@@ -59,7 +59,7 @@ class ReLU(Layer):
         self.negative_slope = non_negative(negative_slope, "negative_slope", "ReLU")
         self.threshold = non_negative(threshold, "threshold", "ReLU")
         self.supports_masking = True
-        self.built = True  # no weights: built at construction, as in Keras 3
+        self._build_at_init()  # no weights: built at construction, as in Keras 3
 
     def call(self, inputs):
         return activations.relu(inputs, negative_slope=self.negative_slope,

@@ -49,7 +49,7 @@ class Softmax(Layer):
         super().__init__(**kwargs)
         self.axis = axis
         self.supports_masking = True
-        self.built = True  # no weights: built at construction, as in Keras 3
+        self._build_at_init()  # no weights: built at construction, as in Keras 3
 
     def call(self, inputs, mask=None):
         if mask is not None:

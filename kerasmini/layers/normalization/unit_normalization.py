@@ -46,7 +46,7 @@ class UnitNormalization(Layer):
                 f"of ints. Received: axis={axis!r}"
             )
         self.supports_masking = True
-        self.built = True  # no weights: built at construction, as in Keras 3
+        self._build_at_init()  # no weights: built at construction, as in Keras 3
 
     def call(self, inputs):
         axis = tuple(self.axis) if isinstance(self.axis, list) else self.axis

@@ -38,6 +38,7 @@ class BasePooling3D(Layer):
         self.padding = check_padding(padding)
         self.data_format = check_data_format(data_format)
         self.input_spec = InputSpec(ndim=5)
+        self._build_at_init()
 
     def call(self, inputs):
         return type(self).pool_function(inputs, self.pool_size, self.strides,
