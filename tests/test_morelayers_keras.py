@@ -346,9 +346,12 @@ SCENARIOS = textwrap.dedent('''
                 layers.Dense(5),
                 layers.Activation("softmax", dtype="float32")])
             set_weights(model.layers, 24, 0.3)
+            variance = model.layers[2].moving_variance  # a variance is positive
+            variance.assign(np.abs(numpy(variance)) + 0.5)
             x = data(25, 4, 6, 6, 1)
             y = model(x)
             out["y"] = numpy(y)
+            assert np.all(np.isfinite(out["y"]))
             out["dtypes"] = [str(numpy(y).dtype)] + [
                 f"{layer.name}:{layer.compute_dtype}/{layer.variable_dtype}"
                 for layer in model.layers] + [
