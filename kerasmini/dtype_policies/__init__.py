@@ -62,12 +62,10 @@ def get(identifier):
     """
     if identifier is None:
         return dtype_policy()
-    if isinstance(identifier, DTypePolicy):
-        return identifier
-    if isinstance(identifier, dict):
-        return deserialize(identifier)
-    if isinstance(identifier, str):
-        return DTypePolicy(identifier)
+    if isinstance(identifier, (DTypePolicy, dict, str)):  # a policy, a config,
+        return identifier if isinstance(identifier, DTypePolicy) else (  # a name
+            deserialize(identifier) if isinstance(identifier, dict)
+            else DTypePolicy(identifier))
     try:
         return DTypePolicy(config.standardize_dtype(identifier))
     except ValueError:

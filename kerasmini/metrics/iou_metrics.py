@@ -59,10 +59,9 @@ class _IoUBase(Metric):
                                           dtype=self.dtype)
 
     def update_state(self, y_true, y_pred, sample_weight=None):
-        if not self.sparse_y_true:
-            y_true = ops.argmax(y_true, axis=self.axis)
-        if not self.sparse_y_pred:
-            y_pred = ops.argmax(y_pred, axis=self.axis)
+        # one-hot or probabilities along `axis` become class indices
+        y_true = y_true if self.sparse_y_true else ops.argmax(y_true, axis=self.axis)
+        y_pred = y_pred if self.sparse_y_pred else ops.argmax(y_pred, axis=self.axis)
         y_true = ops.reshape(ops.cast(ops.convert_to_tensor(y_true), "int64"), (-1,))
         y_pred = ops.reshape(ops.cast(ops.convert_to_tensor(y_pred), "int64"), (-1,))
         if int(y_true.shape[0]) != int(y_pred.shape[0]):

@@ -105,11 +105,10 @@ class Bidirectional(Layer):
                 # flipped backward sequence lines up with the forward one
                 side.zero_output_for_mask = side.return_sequences
         self.merge_mode = merge_mode
-        self.stateful = layer.stateful
-        self.return_sequences = layer.return_sequences
-        self.return_state = layer.return_state
+        # what the wrapped layer returns, the wrapper returns (per direction)
+        for name in ("stateful", "return_sequences", "return_state", "input_spec"):
+            setattr(self, name, getattr(layer, name))
         self.supports_masking = True
-        self.input_spec = layer.input_spec
 
     def _verify_layer_config(self):
         forward, backward = self.forward_layer, self.backward_layer
@@ -135,11 +134,10 @@ class Bidirectional(Layer):
                 side.build(sequences_shape)  # under <bidirectional>/<side>/
 
     def call(self, sequences, initial_state=None, mask=None, training=None):
-        kwargs = {}
-        if self.forward_layer._call_has_training_arg:
-            kwargs["training"] = training
-        if self.forward_layer._call_has_mask_arg:
-            kwargs["mask"] = mask
+        forward = self.forward_layer
+        kwargs = {key: value for key, value, accepted in (
+            ("training", training, forward._call_has_training_arg),
+            ("mask", mask, forward._call_has_mask_arg)) if accepted}
         forward_state = backward_state = None
         if initial_state is not None:
             half = len(initial_state) // 2
@@ -154,16 +152,14 @@ class Bidirectional(Layer):
         y_rev = ops.cast(y_rev, self.compute_dtype)
         if self.return_sequences:  # the backward outputs, back in time order
             y_rev = ops.flip(y_rev, axis=1)
-        if self.merge_mode == "concat":
-            output = ops.concatenate([y, y_rev], axis=-1)
-        elif self.merge_mode == "sum":
-            output = ops.add(y, y_rev)
-        elif self.merge_mode == "ave":
-            output = ops.divide(ops.add(y, y_rev), 2.0)
-        elif self.merge_mode == "mul":
-            output = ops.multiply(y, y_rev)
-        else:
-            output = (y, y_rev)
+        merges = {
+            "concat": lambda a, b: ops.concatenate([a, b], axis=-1),
+            "sum": ops.add,
+            "ave": lambda a, b: ops.divide(ops.add(a, b), 2.0),
+            "mul": ops.multiply,
+        }
+        output = (y, y_rev) if self.merge_mode is None else \
+            merges[self.merge_mode](y, y_rev)
         if self.return_state:
             return (output + states) if self.merge_mode is None else \
                 (output,) + states
@@ -217,8 +213,8 @@ class Bidirectional(Layer):
         """Set both directions' states back to zeros (stateful only)."""
         if not self.stateful:
             raise AttributeError("Layer must be stateful.")
-        self.forward_layer.reset_state()
-        self.backward_layer.reset_state()
+        for side in (self.forward_layer, self.backward_layer):
+            side.reset_state()
 
     reset_states = reset_state
 
