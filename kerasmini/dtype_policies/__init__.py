@@ -62,10 +62,18 @@ def get(identifier):
     """
     if identifier is None:
         return dtype_policy()
-    if isinstance(identifier, (DTypePolicy, dict, str)):  # a policy, a config,
-        return identifier if isinstance(identifier, DTypePolicy) else (  # a name
-            deserialize(identifier) if isinstance(identifier, dict)
-            else DTypePolicy(identifier))
+    if isinstance(identifier, dict):  # the config get_config writes
+        try:
+            return deserialize(identifier)
+        except (TypeError, ValueError):
+            raise ValueError(
+                "Cannot interpret `dtype` argument: a dict must be a "
+                "`DTypePolicy` config, `{'class_name': 'DTypePolicy', "
+                f"'config': {{'name': ...}}}}`. Received: dtype={identifier!r}"
+            ) from None
+    if isinstance(identifier, (DTypePolicy, str)):  # a policy, or its name
+        return identifier if isinstance(identifier, DTypePolicy) else \
+            DTypePolicy(identifier)
     try:
         return DTypePolicy(config.standardize_dtype(identifier))
     except ValueError:
