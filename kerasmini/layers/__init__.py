@@ -8,12 +8,17 @@
 from kerasmini.engine.base_layer import Layer
 from kerasmini.engine.input_layer import Input, InputLayer
 from kerasmini.engine.input_spec import InputSpec
+from kerasmini.layers.activations.softmax import Softmax
+from kerasmini.layers.attention.additive_attention import AdditiveAttention
+from kerasmini.layers.attention.attention import Attention
+from kerasmini.layers.attention.multi_head_attention import MultiHeadAttention
 from kerasmini.layers.convolutional.conv1d import Conv1D
 from kerasmini.layers.convolutional.conv2d import Conv2D
 from kerasmini.layers.convolutional.conv2d_transpose import Conv2DTranspose
 from kerasmini.layers.core.activation import Activation
 from kerasmini.layers.core.dense import Dense
 from kerasmini.layers.core.dropout import Dropout
+from kerasmini.layers.core.einsum_dense import EinsumDense
 from kerasmini.layers.core.embedding import Embedding
 from kerasmini.layers.core.lambda_layer import Lambda
 from kerasmini.layers.core.masking import Masking
@@ -73,18 +78,19 @@ MaxPool1D = MaxPooling1D
 MaxPool2D = MaxPooling2D
 
 __all__ = [
-    "Activation", "Add", "Average", "AveragePooling1D", "AveragePooling2D",
-    "AvgPool1D", "AvgPool2D", "BatchNormalization", "Concatenate", "Conv1D",
-    "Conv2D", "Conv2DTranspose", "Convolution2DTranspose", "Cropping1D",
-    "Cropping2D", "Dense", "Dot", "Dropout", "Embedding", "Flatten", "GRU",
-    "GRUCell", "GlobalAveragePooling1D", "GlobalAveragePooling2D",
-    "GlobalAvgPool1D", "GlobalAvgPool2D", "GlobalMaxPool1D", "GlobalMaxPool2D",
-    "GlobalMaxPooling1D", "GlobalMaxPooling2D", "Input", "InputLayer", "InputSpec",
-    "LSTM", "LSTMCell", "Lambda", "Layer", "LayerNormalization", "Masking",
-    "MaxPool1D", "MaxPool2D", "MaxPooling1D", "MaxPooling2D", "Maximum", "Minimum",
+    "Activation", "Add", "AdditiveAttention", "Attention", "Average",
+    "AveragePooling1D", "AveragePooling2D", "AvgPool1D", "AvgPool2D",
+    "BatchNormalization", "Concatenate", "Conv1D", "Conv2D", "Conv2DTranspose",
+    "Convolution2DTranspose", "Cropping1D", "Cropping2D", "Dense", "Dot", "Dropout",
+    "EinsumDense", "Embedding", "Flatten", "GRU", "GRUCell",
+    "GlobalAveragePooling1D", "GlobalAveragePooling2D", "GlobalAvgPool1D",
+    "GlobalAvgPool2D", "GlobalMaxPool1D", "GlobalMaxPool2D", "GlobalMaxPooling1D",
+    "GlobalMaxPooling2D", "Input", "InputLayer", "InputSpec", "LSTM", "LSTMCell",
+    "Lambda", "Layer", "LayerNormalization", "Masking", "MaxPool1D", "MaxPool2D",
+    "MaxPooling1D", "MaxPooling2D", "Maximum", "Minimum", "MultiHeadAttention",
     "Multiply", "Permute", "RNN", "RepeatVector", "Reshape", "SimpleRNN",
-    "SimpleRNNCell", "Subtract", "UpSampling1D", "UpSampling2D", "ZeroPadding1D",
-    "ZeroPadding2D", "add", "average", "concatenate", "dot", "maximum", "minimum",
-    "multiply", "subtract",
+    "SimpleRNNCell", "Softmax", "Subtract", "UpSampling1D", "UpSampling2D",
+    "ZeroPadding1D", "ZeroPadding2D", "add", "average", "concatenate", "dot",
+    "maximum", "minimum", "multiply", "subtract",
 ]
 __all__ += ["deserialize", "serialize"]
