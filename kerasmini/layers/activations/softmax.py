@@ -40,7 +40,7 @@ class Softmax(Layer):
 
     def __init__(self, axis=-1, **kwargs):
         super().__init__(**kwargs)
-        self.axis = axis
+        self.axis = tuple(axis) if isinstance(axis, list) else axis  # from JSON
         self.supports_masking = True
         self.built = True  # no weights (Keras builds it at construction too)
 

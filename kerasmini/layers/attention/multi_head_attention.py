@@ -251,21 +251,26 @@ class MultiHeadAttention(Layer):
              training=None, use_causal_mask=False):
         if key is None:
             key = value
-        # The masks go into the attention mask; taken off the inputs, they do
-        # not reach the projections. (As in Keras 3.15.1, the query's own mask
-        # is used, whatever `query_mask` says.)
+        # As in Keras 3.15.1, the query's own mask is used, whatever
+        # `query_mask` says.
         query_mask = get_keras_mask(query)
-        for x in (query, value, key):
-            set_keras_mask(x, None)
         attention_mask = self._compute_attention_mask(
             query, value, query_mask=query_mask, value_mask=value_mask,
             key_mask=key_mask, attention_mask=attention_mask,
             use_causal_mask=use_causal_mask)
-        if self._use_gate:
-            gate = self._gate_dense(query)  # (B, T, heads, value_dim)
-        query = self._query_dense(query)  # (B, T, heads, key_dim)
-        key = self._key_dense(key)  # (B, S, heads, key_dim)
-        value = self._value_dense(value)  # (B, S, heads, value_dim)
+        inputs = (query, value, key)
+        masks = [get_keras_mask(x) for x in inputs]
+        try:  # the masks are in the attention mask: hide them from the projections
+            for x in inputs:
+                set_keras_mask(x, None)
+            if self._use_gate:
+                gate = self._gate_dense(query)  # (B, T, heads, value_dim)
+            query = self._query_dense(query)  # (B, T, heads, key_dim)
+            key = self._key_dense(key)  # (B, S, heads, key_dim)
+            value = self._value_dense(value)  # (B, S, heads, value_dim)
+        finally:  # and give them back (Keras 3.15.1 leaves them off)
+            for x, mask in zip(inputs, masks):
+                set_keras_mask(x, mask)
         output, scores = self._compute_attention(
             query, key, value, attention_mask, training, return_attention_scores)
         if self._use_gate:
