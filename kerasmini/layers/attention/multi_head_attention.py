@@ -1,21 +1,15 @@
 """``MultiHeadAttention``: a layer made of layers.
 
-Each position of the query looks at every position of the value and takes a
-weighted average of it, the weights saying how well the query matches each
-key ("Attention is all you need", Vaswani et al., 2017). Several heads do
-this side by side, each in a small space of its own.
-
-The layer owns no weight itself. ``build`` creates its sublayers and builds
-each one with the shape it will see, the way Keras 3 does it:
-
-* ``query``, ``key`` and ``value``: :class:`EinsumDense` projections from
-  ``(batch, seq, features)`` to ``(batch, seq, heads, dim)``;
-* ``softmax`` (with the mask) and ``dropout`` on the attention scores;
-* ``attention_output``: an :class:`EinsumDense` from ``(batch, seq, heads,
-  dim)`` back to ``(batch, seq, features)``.
-
-Assigning them to attributes is enough for the layer to find their weights
-(``weights``, saving, the optimizer), in the order they were created.
+Each query position takes an average of the value's positions, weighted by
+how well it matches each key ("Attention is all you need", Vaswani et al.,
+2017); several heads do this side by side, each in a small space of its own.
+The layer owns no weight itself: ``build`` creates sublayers and builds each
+with the shape it will see, as Keras 3 does. ``query``, ``key`` and ``value``
+project ``(batch, seq, features)`` to ``(batch, seq, heads, dim)``; a
+``softmax`` (with the mask) and a ``dropout`` act on the scores;
+``attention_output`` projects the heads back to the features. Assigned to
+attributes, the sublayers are found (``weights``, saving, the optimizer) in
+the order they were made.
 
 >>> import numpy as np
 >>> from kerasmini.backend import clear_session
@@ -23,14 +17,11 @@ Assigning them to attributes is enough for the layer to find their weights
 >>> mha = MultiHeadAttention(num_heads=2, key_dim=3)
 >>> x = np.ones((1, 4, 8), "float32")
 >>> out, scores = mha(x, x, return_attention_scores=True)
->>> out.shape, scores.shape
-((1, 4, 8), (1, 2, 4, 4))
->>> [w.path for w in mha.weights][:2]
-['multi_head_attention/query/kernel', 'multi_head_attention/query/bias']
+>>> out.shape, scores.shape, mha.weights[0].path
+((1, 4, 8), (1, 2, 4, 4), 'multi_head_attention/query/kernel')
 """
 
 import math
-import string
 
 from kerasmini import constraints, initializers, ops, regularizers
 from kerasmini.api_export import keras_export
@@ -38,6 +29,11 @@ from kerasmini.backend.keras_tensor import KerasTensor
 from kerasmini.backend.masking import get_keras_mask, set_keras_mask
 from kerasmini.engine.base_layer import Layer
 from kerasmini.layers.activations.softmax import Softmax
+from kerasmini.layers.attention.equations import (
+    attention_equations,
+    output_shape_of,
+    projection_equation,
+)
 from kerasmini.layers.core.dropout import Dropout
 from kerasmini.layers.core.einsum_dense import EinsumDense
 
@@ -58,30 +54,23 @@ class MultiHeadAttention(Layer):
     """Multi-head attention: ``query`` attends to ``value`` (and ``key``).
 
     Args:
-        num_heads: number of attention heads.
-        key_dim: size of each head for the query and the key.
-        value_dim: size of each head for the value (default: ``key_dim``).
+        num_heads, key_dim: the heads, and the size of each for query and key.
+        value_dim: the size of each head for the value (default ``key_dim``).
         dropout: dropout rate on the attention scores, during training.
         use_bias: whether the projections have biases.
         output_shape: the output's last axes (default: the query's features).
         attention_axes: the axes attention runs over (default: all but the
-            batch axis, the heads and the features).
-        sliding_window: if set, a position sees only keys fewer than
-            ``sliding_window`` positions away.
-        flash_attention: accepted for Keras's signature; kerasmini always
-            computes the scores explicitly.
-        kernel_initializer, bias_initializer, kernel_regularizer,
-        bias_regularizer, activity_regularizer, kernel_constraint,
-        bias_constraint: passed to every projection.
-        use_gate: if true, a sigmoid gate from the query scales the heads.
+            batch axis and the features).
+        sliding_window: if set, keys at least this far away are masked.
+        flash_attention: Keras's switch for a fused kernel; kerasmini has none.
+        kernel_initializer ... bias_constraint: given to every projection.
+        use_gate: a sigmoid gate from the query scales the heads.
         seed: seed of the dropout.
 
-    Call arguments: ``query`` ``(B, T, dim)``, ``value`` ``(B, S, dim)``,
-    ``key`` (default: ``value``), ``attention_mask`` ``(B, T, S)`` of
-    booleans (``True``: may attend), ``return_attention_scores``,
-    ``training``, ``use_causal_mask`` (position ``i`` sees no ``j > i``).
-    The masks of ``query``, ``value`` and ``key`` (``_keras_mask``) are used
-    too.
+    Call arguments: ``query (B, T, dim)``, ``value (B, S, dim)``, ``key``
+    (default ``value``), ``attention_mask (B, T, S)`` (``True``: may attend),
+    ``return_attention_scores``, ``training``, ``use_causal_mask``; the masks
+    the inputs carry (``_keras_mask``) count too.
 
     >>> import numpy as np
     >>> layer = MultiHeadAttention(num_heads=2, key_dim=2)
@@ -161,13 +150,7 @@ class MultiHeadAttention(Layer):
 
     # ----------------------------------------------------------- building
     def build(self, query_shape, value_shape, key_shape=None):
-        key_shape = value_shape if key_shape is None else key_shape
-        if tuple(value_shape[1:-1]) != tuple(key_shape[1:-1]):
-            raise ValueError(
-                "All dimensions of `value` and `key`, except the last one, must "
-                f"be equal. Received: value_shape={value_shape} and "
-                f"key_shape={key_shape}"
-            )
+        key_shape = _check_key_and_value(value_shape, key_shape)
         heads = self._num_heads
         # (B, T, features) -> (B, T, heads, key_dim), one sublayer each
         self._query_dense = self._projection(len(query_shape), [heads, self._key_dim],
@@ -195,9 +178,9 @@ class MultiHeadAttention(Layer):
     def _projection(self, rank, last_dims, name, activation=None):
         """An EinsumDense from ``rank`` axes to ``rank + 1``: the features
         become ``last_dims`` (heads, size of each)."""
-        equation, bias_axes, output_rank = _projection_equation(rank - 1, 1, 2)
+        equation, bias_axes, output_rank = projection_equation(rank - 1, 1, 2)
         return EinsumDense(
-            equation, output_shape=_output_shape(output_rank - 1, last_dims),
+            equation, output_shape=output_shape_of(output_rank - 1, last_dims),
             bias_axes=bias_axes if self._use_bias else None, activation=activation,
             name=name, **self._get_common_kwargs_for_sublayer())
 
@@ -221,10 +204,10 @@ class MultiHeadAttention(Layer):
         """The projection from the heads to ``output_shape`` (by default the
         query's last axis)."""
         last_dims = self._output_shape or [query_shape[-1]]
-        equation, bias_axes, output_rank = _projection_equation(
+        equation, bias_axes, output_rank = projection_equation(
             len(query_shape) - 1, 2, len(last_dims))
         return EinsumDense(
-            equation, output_shape=_output_shape(output_rank - 1, last_dims),
+            equation, output_shape=output_shape_of(output_rank - 1, last_dims),
             bias_axes=bias_axes if self._use_bias else None, name=name,
             **common_kwargs)
 
@@ -238,7 +221,7 @@ class MultiHeadAttention(Layer):
                 axis if axis >= 0 else (rank - 1) + axis
                 for axis in self._attention_axes)
         (self._dot_product_equation, self._combine_equation,
-         scores_rank) = _attention_equations(rank, self._attention_axes)
+         scores_rank) = attention_equations(rank, self._attention_axes)
         # the scores end with the key's attention axes: normalise over them
         norm_axes = tuple(range(scores_rank - len(self._attention_axes), scores_rank))
         self._softmax = Softmax(axis=norm_axes, dtype=self.dtype)
@@ -371,17 +354,10 @@ class MultiHeadAttention(Layer):
 
     # ------------------------------------------------------------- shapes
     def compute_output_shape(self, query_shape, value_shape, key_shape=None):
-        query_shape, value_shape = tuple(query_shape), tuple(value_shape)
-        key_shape = value_shape if key_shape is None else tuple(key_shape)
-        if value_shape[1:-1] != key_shape[1:-1]:
-            raise ValueError(
-                "All dimensions of `value` and `key`, except the last one, must "
-                f"be equal. Received: value_shape={value_shape} and "
-                f"key_shape={key_shape}"
-            )
+        _check_key_and_value(value_shape, key_shape)
         if self._output_shape:
-            return query_shape[:-1] + self._output_shape
-        return query_shape
+            return tuple(query_shape[:-1]) + self._output_shape
+        return tuple(query_shape)
 
     def compute_output_spec(self, query, value, key=None, query_mask=None,
                             value_mask=None, key_mask=None, attention_mask=None,
@@ -427,45 +403,12 @@ class MultiHeadAttention(Layer):
         return config
 
 
-# ----------------------------------------------------------- the equations
-def _projection_equation(free_dims, bound_dims, output_dims):
-    """The einsum of a projection: ``free_dims`` axes pass through,
-    ``bound_dims`` are summed against the kernel, which makes ``output_dims``
-    new ones (they also get the bias). Returns ``(equation, bias_axes,
-    output_rank)``.
-
-    >>> _projection_equation(2, 1, 2)  # (B, T, F) -> (B, T, heads, dim)
-    ('abc,cde->abde', 'de', 4)
-    """
-    letters = string.ascii_lowercase
-    free = letters[:free_dims]
-    bound = letters[free_dims:free_dims + bound_dims]
-    made = letters[free_dims + bound_dims:free_dims + bound_dims + output_dims]
-    return f"{free}{bound},{bound}{made}->{free}{made}", made, len(free + made)
-
-
-def _attention_equations(rank, attention_axes):
-    """The einsums of attention for projected tensors of ``rank`` axes,
-    ``(B, <other axes>, <attention axes>, heads, dim)``: the key and the
-    query's product (scores: other axes and heads, then the query's and the
-    key's attention axes), and the scores combining the value. Returns
-    ``(dot_product_equation, combine_equation, scores_rank)``.
-
-    >>> _attention_equations(4, (1,))
-    ('aecd,abcd->acbe', 'acbe,aecd->abcd', 4)
-    """
-    query = string.ascii_lowercase[:rank]
-    key = list(query)  # the key's attention axes get letters of their own
-    for n, axis in enumerate(sorted(attention_axes)):
-        key[axis] = string.ascii_lowercase[rank + n]
-    key = "".join(key)
-    others = [i for i in range(rank - 1) if i not in attention_axes]
-    scores = ("".join(query[i] for i in others)
-              + "".join(query[i] for i in attention_axes)
-              + "".join(key[i] for i in attention_axes))
-    return f"{key},{query}->{scores}", f"{scores},{key}->{query}", len(scores)
-
-
-def _output_shape(output_rank, known_last_dims):
-    """``None`` for the leading axes, then the known last ones."""
-    return [None] * (output_rank - len(known_last_dims)) + list(known_last_dims)
+def _check_key_and_value(value_shape, key_shape):
+    """The key's shape (the value's if ``None``), checked against the value's."""
+    key_shape = value_shape if key_shape is None else key_shape
+    if tuple(value_shape[1:-1]) != tuple(key_shape[1:-1]):
+        raise ValueError(
+            "All dimensions of `value` and `key`, except the last one, must be "
+            f"equal. Received: value_shape={value_shape} and key_shape={key_shape}"
+        )
+    return key_shape
