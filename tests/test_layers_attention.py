@@ -605,18 +605,16 @@ def test_attention_errors(call, message):
 
 
 # ------------------------------- keras.io: "Text classification with Transformer"
-# The example's two layers and model, as keras.io writes them (Apoorv Nandan,
-# Apache License 2.0), run unchanged; the IMDB reviews are replaced by
-# synthetic token sequences labelled by whether token 7 occurs.
+# The example's two layers and model as keras.io writes them (Apoorv Nandan,
+# Apache License 2.0; one list joined on a line), run unchanged; the IMDB
+# reviews are replaced by synthetic token sequences labelled by whether token
+# 7 occurs.
 class TransformerBlock(layers.Layer):
     def __init__(self, embed_dim, num_heads, ff_dim, rate=0.1):
         super().__init__()
         self.att = layers.MultiHeadAttention(num_heads=num_heads, key_dim=embed_dim)
         self.ffn = keras.Sequential(
-            [
-                layers.Dense(ff_dim, activation="relu"),
-                layers.Dense(embed_dim),
-            ]
+            [layers.Dense(ff_dim, activation="relu"), layers.Dense(embed_dim)]
         )
         self.layernorm1 = layers.LayerNormalization(epsilon=1e-6)
         self.layernorm2 = layers.LayerNormalization(epsilon=1e-6)

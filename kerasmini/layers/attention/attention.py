@@ -70,11 +70,9 @@ class Attention(Layer):
 
     def _calculate_scores(self, query, key):
         """Scores ``(B, Tq, Tv)`` of every query position against every key."""
-        if self.score_mode == "dot":
+        if self.score_mode == "dot":  # (B, Tq, dim) @ (B, dim, Tv)
             scores = ops.matmul(query, ops.swapaxes(key, -2, -1))
-            if self.scale is not None:
-                scores = ops.multiply(scores, self.scale)
-            return scores
+            return scores if self.scale is None else ops.multiply(scores, self.scale)
         # concat: (B, Tq, 1, dim) + (B, 1, Tv, dim) broadcast to every pair
         pairs = ops.add(ops.expand_dims(query, -2), ops.expand_dims(key, -3))
         if self.scale is not None:

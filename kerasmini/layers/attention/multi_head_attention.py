@@ -104,17 +104,16 @@ class MultiHeadAttention(Layer):
                 "`output_shape` should be of type tuple, list, or int."
             )
         self._output_shape = tuple(output_shape) if output_shape else None
-        if isinstance(attention_axes, int):
-            attention_axes = (attention_axes,)
-        elif attention_axes and not isinstance(attention_axes, (list, tuple)):
+        if attention_axes and not isinstance(attention_axes, (int, list, tuple)):
             raise ValueError(
                 "`attention_axes` must be an int, list, or tuple. "
                 f"Received: attention_axes={attention_axes}"
             )
-        self._attention_axes = attention_axes
-        if sliding_window is not None and (
-                isinstance(sliding_window, bool) or not isinstance(sliding_window, int)
-                or sliding_window <= 0):
+        self._attention_axes = ((attention_axes,) if isinstance(attention_axes, int)
+                                else attention_axes)
+        window = sliding_window
+        if window is not None and (isinstance(window, bool) or
+                                   not isinstance(window, int) or window <= 0):
             raise ValueError(
                 "`sliding_window` must be `None` or a positive integer. "
                 f"Received: sliding_window={sliding_window}"
