@@ -78,6 +78,12 @@ KERAS_EXCERPTS: dict[str, Excerpt] = {
     "keras3-map-graph-computable": _e3(
         _K3 + "ops/function.py", 355, 377, "computable_tensors"),
     # chapter 15, attention
+    "keras2-mha-builds-in-call": _e2(
+        "keras/layers/multi_head_attention.py", 487, 488, "_build_from_signature"),
+    "keras2-mha-config-shapes": _e2(
+        "keras/layers/multi_head_attention.py", 274, 276, '"query_shape"'),
+    "keras3-call-fills-named-masks": _e3(
+        _K3 + "layers/layer.py", 960, 966, 'expected_mask_arg_name = f"{k}_mask"'),
     "keras3-tracker-track": _e3(
         _K3 + "utils/tracking.py", 71, 103, "def track"),
     "keras3-mha-takes-masks-off": _e3(
