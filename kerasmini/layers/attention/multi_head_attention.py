@@ -3,13 +3,11 @@
 Each query position takes an average of the value's positions, weighted by
 how well it matches each key ("Attention is all you need", Vaswani et al.,
 2017); several heads do this side by side, each in a small space of its own.
-The layer owns no weight itself: ``build`` creates sublayers and builds each
-with the shape it will see, as Keras 3 does. ``query``, ``key`` and ``value``
-project ``(batch, seq, features)`` to ``(batch, seq, heads, dim)``; a
-``softmax`` (with the mask) and a ``dropout`` act on the scores;
-``attention_output`` projects the heads back to the features. Assigned to
-attributes, the sublayers are found (``weights``, saving, the optimizer) in
-the order they were made.
+The layer owns no weight: ``build`` makes sublayers and builds each with the
+shape it will see (Keras 3's way): ``query``, ``key``, ``value`` project
+``(batch, seq, features)`` to ``(batch, seq, heads, dim)``, ``softmax`` and
+``dropout`` act on the scores, ``attention_output`` projects back. Held by
+attributes, they are found (weights, saving) in the order they were made.
 
 >>> import numpy as np
 >>> from kerasmini.backend import clear_session
@@ -121,10 +119,8 @@ class MultiHeadAttention(Layer):
         self._sliding_window = sliding_window
         self._flash_attention = bool(flash_attention)
         if self._flash_attention and self._dropout > 0.0:
-            raise ValueError(
-                "Dropout is not supported when flash attention is enabled. "
-                "Please set dropout to 0.0 to use flash attention."
-            )
+            raise ValueError("Dropout is not supported when flash attention is "
+                             "enabled. Please set dropout to 0.0 to use flash attention.")
         self._kernel_initializer = initializers.get(kernel_initializer)
         self._bias_initializer = initializers.get(bias_initializer)
         self._kernel_regularizer = regularizers.get(kernel_regularizer)
@@ -150,21 +146,18 @@ class MultiHeadAttention(Layer):
     # ----------------------------------------------------------- building
     def build(self, query_shape, value_shape, key_shape=None):
         key_shape = _check_key_and_value(value_shape, key_shape)
-        heads = self._num_heads
+        key_heads = [self._num_heads, self._key_dim]
+        value_heads = [self._num_heads, self._value_dim]
         # (B, T, features) -> (B, T, heads, key_dim), one sublayer each
-        self._query_dense = self._projection(len(query_shape), [heads, self._key_dim],
-                                             "query")
+        self._query_dense = self._projection(len(query_shape), key_heads, "query")
         self._query_dense.build(query_shape)
-        self._key_dense = self._projection(len(key_shape), [heads, self._key_dim],
-                                           "key")
+        self._key_dense = self._projection(len(key_shape), key_heads, "key")
         self._key_dense.build(key_shape)
         if self._use_gate:
-            self._gate_dense = self._projection(
-                len(query_shape), [heads, self._value_dim], "gate",
-                activation="sigmoid")
+            self._gate_dense = self._projection(len(query_shape), value_heads, "gate",
+                                                activation="sigmoid")
             self._gate_dense.build(query_shape)
-        self._value_dense = self._projection(len(value_shape),
-                                             [heads, self._value_dim], "value")
+        self._value_dense = self._projection(len(value_shape), value_heads, "value")
         self._value_dense.build(value_shape)
         self._build_attention(len(value_shape) + 1)  # the rank after projection
         # (B, T, heads, value_dim) -> (B, T, features): back to the query's size
@@ -186,8 +179,7 @@ class MultiHeadAttention(Layer):
     def _get_common_kwargs_for_sublayer(self):
         """What every projection shares: regularizers, constraints, dtype, and
         a fresh copy of each initializer (one object per sublayer)."""
-        kernel_init = self._kernel_initializer
-        bias_init = self._bias_initializer
+        kernel_init, bias_init = self._kernel_initializer, self._bias_initializer
         return dict(
             kernel_initializer=type(kernel_init).from_config(kernel_init.get_config()),
             bias_initializer=type(bias_init).from_config(bias_init.get_config()),
@@ -195,9 +187,7 @@ class MultiHeadAttention(Layer):
             bias_regularizer=self._bias_regularizer,
             activity_regularizer=self._activity_regularizer,
             kernel_constraint=self._kernel_constraint,
-            bias_constraint=self._bias_constraint,
-            dtype=self.dtype,
-        )
+            bias_constraint=self._bias_constraint, dtype=self.dtype)
 
     def _make_output_dense(self, query_shape, common_kwargs, name=None):
         """The projection from the heads to ``output_shape`` (by default the
@@ -269,11 +259,9 @@ class MultiHeadAttention(Layer):
         """Scaled dot-product attention of projected tensors; returns the
         output ``(B, T, heads, value_dim)`` and the scores ``(B, heads, T, S)``."""
         if self._flash_attention and return_attention_scores:
-            raise ValueError(
-                "Returning attention scores is not supported when flash "
-                "attention is enabled. Please disable flash attention to access "
-                "attention scores."
-            )
+            raise ValueError("Returning attention scores is not supported when flash "
+                             "attention is enabled. Please disable flash attention "
+                             "to access attention scores.")
         if not (self._dropout > 0.0 or return_attention_scores
                 or len(query.shape) != 4):
             # Nothing needs the scores: one fused op, as Keras 3 does. (Its
@@ -333,8 +321,7 @@ class MultiHeadAttention(Layer):
         return combined
 
     def _positions(self, query, value):
-        """Row (query) and column (key) indices, shaped ``(1, T, 1)`` and
-        ``(1, 1, S)``."""
+        """Query (row) and key (column) indices, ``(1, T, 1)`` and ``(1, 1, S)``."""
         t = ops.shape(query)[1]
         s = t if value is None else ops.shape(value)[1]
         rows = ops.reshape(ops.arange(t, dtype="int32"), (1, t, 1))
