@@ -42,7 +42,7 @@ class Softmax(Layer):
         super().__init__(**kwargs)
         self.axis = tuple(axis) if isinstance(axis, list) else axis  # from JSON
         self.supports_masking = True
-        self.built = True  # no weights (Keras builds it at construction too)
+        self._build_at_init()  # no weights: built from the start, as in Keras
 
     def call(self, inputs, mask=None):
         if mask is not None:
