@@ -5,6 +5,7 @@
 #                   (once; cached outside the tree, KERASMINI_KERAS_CACHE to move it)
 #   make benchmark  time kerasmini's fit on the 8x8 digits (MLP, widths, CNN), a wide
 #                   Dense, float32 subnormals in Adam, and import kerasmini
+#                   (make venv-jax first: JAX on the CPU joins the MLP's table)
 #   make notebooks  re-run every chapter and store its outputs (after changing kerasmini)
 #   make student    the chapters as nbgrader assignments: student versions in
 #                   classroom/release (COURSE=dir to put the course elsewhere)
@@ -16,6 +17,8 @@
 #                   the data helpers give Keras's arrays and batches
 #   make parity     the book's scenarios run by kerasmini and real Keras, compared;
 #                   Keras's own unit tests run against kerasmini (a measurement)
+#   make keras-unit-tests  every Keras unit test of losses, metrics, layers and ops
+#                   against kerasmini, summed per family (a measurement, ~5 min)
 #   make browser-test  the built site in headless Chromium (screenshots in _build/screenshots):
 #                   console errors, layout at 1280 and 390 px, axe-core (WCAG A/AA)
 #   make pdf        the book as one PDF (TeX Live, installed with apt-get if missing),
@@ -34,7 +37,7 @@ SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && echo
 
 .PHONY: venv graphviz bubblewrap lint browser-test test book benchmark notebooks classroom \
 	student grade feedback student-book interop parity clean keras-releases texlive pdf \
-	package axe
+	package axe keras-unit-tests
 
 venv: $(STAMP)
 
@@ -102,9 +105,12 @@ lint: venv
 	$(VENV)/bin/ruff check kerasmini tests tools benchmarks
 
 # The classroom round trip (tests/test_classroom_nbgrader.py) needs nbgrader, and
-# bubblewrap for its hostile submission.
+# bubblewrap for its hostile submission. pytest-xdist runs the suite in
+# PYTEST_WORKERS processes (0: in this one); --dist loadscope keeps a test file,
+# hence a notebook and its kernel, on one worker, and its module fixtures built once.
+PYTEST_WORKERS ?= 2
 test: venv graphviz lint classroom bubblewrap keras-releases
-	$(VPY) -m pytest
+	$(VPY) -m pytest -n $(PYTEST_WORKERS) --dist loadscope
 
 # keras==2.6.0 and keras==3.15.1 from PyPI (pip download --no-deps, sha256 pinned in
 # kerasmini/book/keras_releases.py), kept outside the tree; offline once cached.
@@ -117,8 +123,21 @@ book: venv graphviz keras-releases
 	$(VENV)/bin/jupyter-book build . -W -n --keep-going
 	$(VPY) tools/check_book.py
 
+# JAX on the CPU, an optional contender of benchmarks.fit_digits, lives in a venv
+# of its own (no test needs it): after `make venv-jax`, `make benchmark` runs
+# fit_digits with that venv's Python, which adds the JAX row.
+JAX_VENV := .venv-jax
+.PHONY: venv-jax
+venv-jax: $(JAX_VENV)/.installed
+$(JAX_VENV)/.installed: requirements.txt pyproject.toml
+	$(PYTHON) -m venv $(JAX_VENV)
+	$(JAX_VENV)/bin/python -m pip install jax "numpy>=1.24,<3" h5py scikit-learn
+	$(JAX_VENV)/bin/python -m pip install -e . --no-deps
+	touch $@
+
 benchmark: venv
-	$(VPY) -m benchmarks.fit_digits
+	$(if $(wildcard $(JAX_VENV)/.installed),$(JAX_VENV)/bin/python,$(VPY)) \
+	  -m benchmarks.fit_digits
 	$(VPY) -m benchmarks.wide_dense
 	$(VPY) -m benchmarks.subnormals
 	$(VPY) -m benchmarks.import_cost
@@ -183,7 +202,9 @@ $(KERAS_DATA_VENV)/.installed:
 interop: venv $(KERAS_VENV)/.installed $(KERAS_DATA_VENV)/.installed
 	KERASMINI_REAL_KERAS_PYTHON=$(abspath $(KERAS_VENV))/bin/python KERAS_BACKEND=torch \
 	  $(VPY) -m pytest tests/test_saving_keras_interop.py tests/test_rnn_keras.py \
-	    tests/test_attention_keras.py -q
+	  tests/test_losses_keras.py tests/test_masking_keras.py \
+	  tests/test_layer_configs_keras.py tests/test_config_keras.py \
+	  tests/test_morelayers_keras.py tests/test_attention_keras.py -q
 	KERASMINI_REAL_KERAS_DATA_PYTHON=$(abspath $(KERAS_DATA_VENV))/bin/python \
 	  $(VPY) -m pytest tests/test_utils_data_keras.py -q
 
@@ -202,6 +223,11 @@ parity: venv $(KERAS_VENV)/.installed $(KERAS_VENV)/.test-deps
 	  --json _build/parity/keras_unit_tests.json
 	-$(KERAS_VENV)/bin/python tools/guide_tests_on_keras.py \
 	  --json _build/parity/guide_tests_on_keras.json
+
+# All of Keras's unit tests of four families, not only the taught classes' files.
+keras-unit-tests: $(KERAS_VENV)/.installed $(KERAS_VENV)/.test-deps
+	-$(KERAS_VENV)/bin/python tools/keras_unit_tests.py \
+	  --family losses metrics layers ops --json _build/parity/keras_unit_tests_families.json
 
 clean:
 	rm -rf _build

@@ -180,8 +180,8 @@ def test_softmax_over_several_axes_and_config():
     x = normal(2, 3, 4)
     y = layers.Softmax(axis=(1, 2))(x)
     np.testing.assert_allclose(y.sum(axis=(1, 2)), 1.0, rtol=1e-6)
-    layer = layers.Softmax(axis=[1, 2], name="s")  # a JSON list becomes a tuple
-    assert layer.get_config()["axis"] == (1, 2) and layer.built
+    layer = layers.Softmax(axis=[1, 2], name="s")  # kept as given, as Keras keeps it
+    assert layer.get_config()["axis"] == [1, 2] and layer.built
 
 
 def test_softmax_refuses_a_mask_that_does_not_broadcast():
@@ -564,14 +564,12 @@ def test_attention_masks_from_embedding_and_output_mask():
     np.testing.assert_array_equal(get_keras_mask(out), keep)
 
 
-@pytest.mark.parametrize("make", [lambda: layers.Attention(use_scale=True),
-                                  lambda: layers.AdditiveAttention()])
+@pytest.mark.parametrize("make", [lambda **kw: layers.Attention(use_scale=True, **kw),
+                                  lambda **kw: layers.AdditiveAttention(**kw)])
 def test_attention_contract_and_gradients(make, tmp_path):
     inputs = [normal(2, 3, 4), normal(2, 5, 4)]
     check_layer(make, inputs, tmp_path)
-    layer = make()
-    layer.dtype = "float64"
-    check_layer_gradients(layer, inputs)
+    check_layer_gradients(make(dtype="float64"), inputs)
 
 
 def test_attention_dropout_only_when_training():

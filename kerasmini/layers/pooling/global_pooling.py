@@ -1,7 +1,7 @@
-"""Global pooling: one number per channel, the max or the mean over all steps
-or pixels: ``GlobalMaxPooling1D``, ``GlobalMaxPooling2D``,
-``GlobalAveragePooling1D`` (``GlobalAveragePooling2D`` lives beside the other
-2D pooling layers).
+"""Global pooling: one number per channel, the max or the mean over all steps,
+pixels or voxels: ``GlobalMaxPooling1D``, ``2D`` and ``3D``,
+``GlobalAveragePooling1D`` and ``3D`` (``GlobalAveragePooling2D`` lives beside
+the other 2D pooling layers).
 
 They are reductions (``ops.max``/``ops.mean`` over the spatial axes), so their
 gradients are those ops' rules.
@@ -84,12 +84,57 @@ class GlobalMaxPooling2D(BaseGlobalPooling):
 @keras_export(["kerasmini.layers.GlobalAveragePooling1D",
                "kerasmini.layers.GlobalAvgPool1D"])
 class GlobalAveragePooling1D(BaseGlobalPooling):
-    """The mean over steps: ``(b, steps, c)`` -> ``(b, c)``.
+    """The mean over steps: ``(b, steps, c)`` -> ``(b, c)``; given a mask
+    (padded steps), the mean over the kept steps only, as in Keras 3.
 
     >>> import numpy as np
     >>> GlobalAveragePooling1D(keepdims=True)(np.ones((2, 5, 3))).shape
     (2, 1, 3)
+    >>> x = np.array([[[1.0], [3.0], [0.0]]])
+    >>> GlobalAveragePooling1D()(x, mask=np.array([[True, True, False]]))
+    array([[2.]], dtype=float32)
     """
 
     rank = 1
+    reduce_function = staticmethod(ops.mean)
+
+    def __init__(self, data_format=None, keepdims=False, **kwargs):
+        super().__init__(data_format=data_format, keepdims=keepdims, **kwargs)
+        self.supports_masking = True  # it reads the mask, and drops it
+
+    def call(self, inputs, mask=None):
+        if mask is None:
+            return super().call(inputs)
+        keep = ops.expand_dims(ops.cast(mask, "bool"), 2)  # (b, steps, 1)
+        total = ops.sum(ops.where(keep, inputs, 0.0), axis=1, keepdims=self.keepdims)
+        count = ops.sum(ops.cast(keep, inputs.dtype), axis=1, keepdims=self.keepdims)
+        return ops.divide(total, count)
+
+    def compute_mask(self, inputs, mask=None):
+        return None  # one vector per sample: nothing left to mask
+
+@keras_export(["kerasmini.layers.GlobalMaxPooling3D", "kerasmini.layers.GlobalMaxPool3D"])
+class GlobalMaxPooling3D(BaseGlobalPooling):
+    """The maximum over a volume: ``(b, d, h, w, c)`` -> ``(b, c)``.
+
+    >>> import numpy as np
+    >>> GlobalMaxPooling3D()(np.ones((2, 3, 4, 4, 3))).shape
+    (2, 3)
+    """
+
+    rank = 3
+    reduce_function = staticmethod(ops.max)
+
+
+@keras_export(["kerasmini.layers.GlobalAveragePooling3D",
+               "kerasmini.layers.GlobalAvgPool3D"])
+class GlobalAveragePooling3D(BaseGlobalPooling):
+    """The mean over a volume: ``(b, d, h, w, c)`` -> ``(b, c)``.
+
+    >>> import numpy as np
+    >>> GlobalAveragePooling3D(keepdims=True)(np.ones((2, 3, 4, 4, 3))).shape
+    (2, 1, 1, 1, 3)
+    """
+
+    rank = 3
     reduce_function = staticmethod(ops.mean)
