@@ -49,6 +49,22 @@ from kerasmini.layers.pooling.pooling2d import (
     GlobalAveragePooling2D,
     MaxPooling2D,
 )
+from kerasmini.layers.preprocessing import (
+    CenterCrop,
+    Discretization,
+    IntegerLookup,
+    Normalization,
+    RandomContrast,
+    RandomCrop,
+    RandomFlip,
+    RandomRotation,
+    RandomTranslation,
+    RandomZoom,
+    Rescaling,
+    Resizing,
+    StringLookup,
+    TextVectorization,
+)
 from kerasmini.layers.reshaping.cropping import Cropping1D, Cropping2D
 from kerasmini.layers.reshaping.flatten import Flatten
 from kerasmini.layers.reshaping.permute import Permute
@@ -88,3 +104,9 @@ __all__ = [
     "multiply", "subtract",
 ]
 __all__ += ["deserialize", "serialize"]
+__all__ += [  # the preprocessing layers
+    "CenterCrop", "Discretization", "IntegerLookup", "Normalization",
+    "RandomContrast", "RandomCrop", "RandomFlip", "RandomRotation",
+    "RandomTranslation", "RandomZoom", "Rescaling", "Resizing", "StringLookup",
+    "TextVectorization",
+]
