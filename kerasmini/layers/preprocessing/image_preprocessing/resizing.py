@@ -75,12 +75,14 @@ def _pad_to_aspect(images, height, width, size, fill_value):
         return images, height, width
     # pad the short side on both sides by the same amount (as Keras does)
     widths = ((0, 0), (top, top), (left, left), (0, 0))
-    images = ops.pad(ops.cast(images, "float32") if images.dtype.kind != "f"
-                     else images, widths)
+    dtype = np.dtype(images.dtype)
+    if dtype.kind != "f":
+        images, dtype = ops.cast(images, "float32"), np.dtype("float32")
+    images = ops.pad(images, widths)
     if fill_value:
         outside = np.pad(np.zeros((1, height, width, 1)), widths[:3] + ((0, 0),),
-                         constant_values=1.0).astype(images.dtype)
-        images = ops.add(images, outside * np.asarray(fill_value, images.dtype))
+                         constant_values=1.0).astype(dtype)
+        images = ops.add(images, outside * np.asarray(fill_value, dtype))
     return images, height + 2 * top, width + 2 * left
 
 
