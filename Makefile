@@ -184,7 +184,8 @@ interop: venv $(KERAS_VENV)/.installed $(KERAS_DATA_VENV)/.installed
 	KERASMINI_REAL_KERAS_PYTHON=$(abspath $(KERAS_VENV))/bin/python KERAS_BACKEND=torch \
 	  $(VPY) -m pytest tests/test_saving_keras_interop.py tests/test_rnn_keras.py -q
 	KERASMINI_REAL_KERAS_DATA_PYTHON=$(abspath $(KERAS_DATA_VENV))/bin/python \
-	  $(VPY) -m pytest tests/test_utils_data_keras.py -q
+	  $(VPY) -m pytest tests/test_utils_data_keras.py \
+	  tests/test_layers_preprocessing_keras.py -q
 
 # Keras's unit tests (shipped in its wheel) also need absl-py and pytest; the
 # guide tests run on Keras need scikit-learn (the digits).

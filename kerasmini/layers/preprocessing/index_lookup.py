@@ -188,6 +188,12 @@ class IndexLookup(Layer):
         if vocabulary is not None:
             self.set_vocabulary(vocabulary, idf_weights)
 
+    @property
+    def _returns_text(self):
+        """Strings out (``StringLookup(invert=True)``): the layer's call
+        may return an array of ``str`` (engine/base_layer.py)."""
+        return self.invert and self._is_string
+
     # --------------------------------------------------------- the indices
     def _oov_start_index(self):
         return 1 if self.mask_token is not None and self.output_mode == "int" else 0
