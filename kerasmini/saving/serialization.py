@@ -440,6 +440,11 @@ def resolve_identifier(identifier, kind, objects, known=None, hint=""):
     if identifier is None:
         return None
     if isinstance(identifier, dict):
+        if "class_name" not in identifier:
+            raise ValueError(
+                f"Could not interpret {kind} identifier: {identifier!r}. A dict "
+                f"must be a serialized {kind} with 'class_name' and 'config'."
+            )
         return deserialize_keras_object(identifier)
     obj = identifier
     if isinstance(identifier, str):
