@@ -472,8 +472,7 @@ class Layer(Module, Operation):
                 "A layer's `call` method should return a Tensor or a list of "
                 f"Tensors, not None (layer: {self.name})."
             )
-        if not getattr(self, "_returns_text", False):  # StringLookup(invert=True)
-            validation.check_layer_outputs(outputs, self)  # no strings, no objects
+        validation.check_layer_outputs(outputs, self)  # no strings, no objects
         if self.activity_regularizer is not None:
             for out in flatten(outputs):  # a penalty per sample, as Keras does
                 self.add_loss(ops.divide(self.activity_regularizer(out),

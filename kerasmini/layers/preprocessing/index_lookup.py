@@ -191,7 +191,7 @@ class IndexLookup(Layer):
     @property
     def _returns_text(self):
         """Strings out (``StringLookup(invert=True)``): the layer's call
-        may return an array of ``str`` (engine/base_layer.py)."""
+        may return an array of ``str`` (``validation.check_layer_outputs``)."""
         return self.invert and self._is_string
 
     # --------------------------------------------------------- the indices
