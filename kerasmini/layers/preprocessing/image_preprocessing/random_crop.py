@@ -6,8 +6,9 @@ is cropped at the same place, as in Keras 3) from the layer's
 so each step of a traced ``fit`` crops where its own draw says. An image not
 larger than the target on both sides is cut to the target's aspect ratio and
 resized instead (Keras 3.15.1 cuts a window of the target's size from that
-corner, clipped by the image, and resizes it: the aspect ratio is lost). At inference every image is cut to the target's aspect
-ratio (the largest centred window) and resized to ``(height, width)``: what
+corner, clipped by the image, and resizes it: the aspect ratio is lost). At
+inference every image is cut to the target's aspect ratio (the largest
+centred window) and resized to ``(height, width)``: what
 Keras 3's docstring promises (Keras 3.15.1 itself returns the images
 uncropped, of another shape than its ``compute_output_shape`` says).
 
