@@ -48,6 +48,8 @@ from kerasmini.layers.preprocessing.data_layer import (
 )
 
 OUTPUT_MODES = ("int", "one_hot", "multi_hot", "count", "tf_idf")
+# the older spellings Keras still takes
+OUTPUT_MODE_ALIASES = {"binary": "multi_hot", "tf-idf": "tf_idf"}
 
 
 class _Table:
@@ -132,10 +134,7 @@ class IndexLookup(Layer):
                 f"`oov_method='floormod'` and no `salt`. Received: "
                 f"oov_method={oov_method!r}, salt={salt!r}"
             )
-        if output_mode == "binary":
-            output_mode = "multi_hot"
-        if output_mode == "tf-idf":
-            output_mode = "tf_idf"
+        output_mode = OUTPUT_MODE_ALIASES.get(output_mode, output_mode)
         validation.check_choice(output_mode, "output_mode", OUTPUT_MODES,
                                 owner=owner)
         if invert and output_mode != "int":
@@ -210,12 +209,13 @@ class IndexLookup(Layer):
         index ``i`` (the mask token at 0 in ``"int"`` mode, then the OOV
         token once per OOV index), or without those with
         ``include_special_tokens=False``."""
-        vocab = [self.oov_token] * self._token_start_index() + list(self._table.tokens)
-        if self.mask_token is not None and self.output_mode == "int":
-            vocab[0] = self.mask_token
+        tokens = list(self._table.tokens)
         if not include_special_tokens:
-            vocab = vocab[self._token_start_index():]
-        return vocab
+            return tokens
+        reserved = [self.oov_token] * self._token_start_index()
+        if self._oov_start_index() == 1:  # index 0 is the mask's
+            reserved[0] = self.mask_token
+        return reserved + tokens
 
     # ------------------------------------------------------- set and adapt
     def _vocabulary_array(self, vocabulary):
@@ -577,4 +577,4 @@ class IndexLookup(Layer):
             ) from None
 
 
-__all__ = ["IndexLookup", "OUTPUT_MODES", "listify"]
+__all__ = ["IndexLookup", "OUTPUT_MODES", "OUTPUT_MODE_ALIASES", "listify"]

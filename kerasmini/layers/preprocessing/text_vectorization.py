@@ -40,6 +40,7 @@ from kerasmini.backend.preprocessing import numpy_function
 from kerasmini.engine.base_layer import Layer
 from kerasmini.layers.preprocessing.data_layer import batches_of
 from kerasmini.layers.preprocessing.index_lookup import (
+    OUTPUT_MODE_ALIASES,
     OUTPUT_MODES,
     listify,
 )
@@ -149,10 +150,7 @@ class TextVectorization(Layer):
             )
         _check_mode(standardize, "standardize", STANDARDIZE)
         _check_mode(split, "split", SPLIT)
-        if output_mode == "binary":
-            output_mode = "multi_hot"
-        if output_mode == "tf-idf":
-            output_mode = "tf_idf"
+        output_mode = OUTPUT_MODE_ALIASES.get(output_mode, output_mode)
         validation.check_choice(output_mode, "output_mode", OUTPUT_MODES,
                                 owner=owner)
         if not (ngrams is None or validation.is_int(ngrams) or (
@@ -324,14 +322,18 @@ class TextVectorization(Layer):
         self.built = True
 
     def compute_output_shape(self, input_shape):
+        input_shape = tuple(input_shape)
         if self._output_mode == "int":
             return (input_shape[0], self._output_sequence_length)
-        if self._split is None:
-            if len(input_shape) <= 1:
-                input_shape = tuple(input_shape) + (1,)
+        # the lookup sees the tokens: a list per string once split, else the
+        # strings themselves (one per sample at least)
+        if self._split is not None:
+            tokens_shape = input_shape + (None,)
+        elif len(input_shape) > 1:
+            tokens_shape = input_shape
         else:
-            input_shape = tuple(input_shape) + (None,)
-        return self._lookup_layer.compute_output_shape(input_shape)
+            tokens_shape = input_shape + (1,)
+        return self._lookup_layer.compute_output_shape(tokens_shape)
 
     def compute_output_spec(self, inputs, *args, **kwargs):
         dtype = "int64" if self._output_mode == "int" else "float32"
@@ -375,17 +377,22 @@ class TextVectorization(Layer):
     def build_from_config(self, config):
         self.build(None)
 
+    # the state (tf-idf weights, an adapted vocabulary) is the lookup's
     def save_own_variables(self, store):
-        self._lookup_layer.save_own_variables(store)
+        lookup = self._lookup_layer
+        lookup.save_own_variables(store)
 
     def load_own_variables(self, store):
-        self._lookup_layer.load_own_variables(store)
+        lookup = self._lookup_layer
+        lookup.load_own_variables(store)
 
     def save_assets(self, dir_path):
-        self._lookup_layer.save_assets(dir_path)
+        lookup = self._lookup_layer
+        lookup.save_assets(dir_path)
 
     def load_assets(self, dir_path):
-        self._lookup_layer.load_assets(dir_path)
+        lookup = self._lookup_layer
+        lookup.load_assets(dir_path)
 
 
 __all__ = ["PUNCTUATION", "TextVectorization", "ngrams_of", "split_text",
