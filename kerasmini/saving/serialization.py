@@ -186,6 +186,10 @@ def serialize_keras_object(obj):
             f"It returned: {inner!r}"
         )
     module, class_name, registered = _public_class_fields(type(obj))
+    if module == "__main__":
+        # a class typed in a notebook or script: no other process can import
+        # it from "__main__", so Keras writes null (found by registered name)
+        module = None
     config = {"module": module, "class_name": class_name,
               "config": serialize_keras_object(inner), "registered_name": registered}
     if hasattr(obj, "get_build_config"):
