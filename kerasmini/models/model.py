@@ -116,10 +116,10 @@ class Model(Trainer, Layer):
             if self._has_text_inputs():
                 return x
             raise ValueError(
-                f"Model '{self.name}' takes numbers, not text: it has no "
-                "`keras.Input(dtype=\"string\")` and no layer that reads strings "
-                "(StringLookup, TextVectorization). Received: an array of strings "
-                f"of shape {tuple(x.shape)}"
+                "Inputs to a layer should be tensors of numbers: model "
+                f"'{self.name}' has no `keras.Input(dtype=\"string\")` and no layer "
+                "that reads strings (StringLookup, TextVectorization). Received: "
+                f"an array of strings of shape {tuple(x.shape)}"
             )
         return super()._convert_input(x)
 
