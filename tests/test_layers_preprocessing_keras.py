@@ -17,6 +17,7 @@ crops (the two sides' random streams differ: torch's generator against
 NumPy's).
 """
 
+import json
 import os
 import subprocess
 import textwrap
@@ -258,6 +259,31 @@ SCENARIOS = textwrap.dedent('''
         y = layers.CenterCrop(4, 4)(y)
         keras.Model(images_in, y).save(os.path.join(directory, "images.keras"))
 
+    def configs():
+        """The lookups' configs, given a vocabulary or adapted."""
+        adapted_words = layers.StringLookup(max_tokens=6, mask_token="")
+        adapted_words.adapt(WORDS)
+        adapted_ids = layers.IntegerLookup(output_mode="count")
+        adapted_ids.adapt(IDS)
+        adapted_text = layers.TextVectorization(max_tokens=9, ngrams=2,
+                                                output_sequence_length=4)
+        adapted_text.adapt(TEXT)
+        made = {
+            "string": layers.StringLookup(vocabulary=["cat", "dog"]),
+            "string_tf_idf": layers.StringLookup(
+                vocabulary=["cat", "dog"], idf_weights=[0.5, 2.0],
+                output_mode="tf_idf"),
+            "string_adapted": adapted_words,
+            "integer": layers.IntegerLookup(vocabulary=[12, 36], mask_token=0,
+                                            num_oov_indices=2),
+            "integer_adapted": adapted_ids,
+            "text": layers.TextVectorization(vocabulary=["a", "b"],
+                                             standardize="lower", split=None,
+                                             output_mode="one_hot"),
+            "text_adapted": adapted_text,
+        }
+        return {name: layer.get_config() for name, layer in made.items()}
+
     MODEL_INPUTS = {"numeric": DATA[:6, 0], "words": WORDS, "ids": IDS,
                     "vectorize": TEXT[:, None], "tf_idf": TEXT[:, None],
                     "images": IMAGES}
@@ -287,6 +313,10 @@ KERAS_SIDE = textwrap.dedent('''
             for key, value in flat(SCENARIOS[name]()).items():
                 arrays[f"{name}:{key}"] = value
         np.savez(path, **arrays)
+    elif task == "configs":
+        import json
+        with open(path, "w") as file:
+            json.dump(configs(), file, default=str)
     elif task == "save":
         saved_models(path)
     else:
@@ -358,6 +388,22 @@ def test_kerasmini_loads_keras_s_adapted_layers(tmp_path):
     run_keras("predict", tmp_path)
     theirs = dict(np.load(tmp_path / "predictions.npz"))
     assert_same(mine, theirs, "Keras's files")
+
+
+@needs_keras
+def test_same_configs_as_keras(tmp_path):
+    """The lookups' configs: Keras's keys and values (``tests/
+    test_layer_configs_keras.py`` compares the other layers' with a Keras
+    that has no TensorFlow)."""
+    run_keras("configs", tmp_path / "configs.json")
+    theirs = json.loads((tmp_path / "configs.json").read_text())
+    mine = json.loads(json.dumps(MINE["configs"](), default=str))
+    for name, config in mine.items():
+        assert sorted(config) == sorted(theirs[name]), name
+        for key, value in config.items():
+            if key == "name":
+                continue  # the automatic names count other layers
+            assert value == theirs[name][key], (name, key)
 
 
 def test_the_scenarios_would_see_a_wrong_layer():
