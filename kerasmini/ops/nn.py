@@ -199,61 +199,134 @@ def moments(x, axes, keepdims=False):
     return mean, variance
 
 
-# --------------------------------------------------------- images (NHWC)
-def _window_spec(shape, window, strides, padding, channels, dilation=(1, 1)):
-    height, width = (shapes.conv_output_length(shape[1 + a], window[a], strides[a],
-                                               dilation[a], padding) for a in (0, 1))
-    return (shape[0], height, width, channels)
+# ------------------------------------- sequences, images, volumes (NHWC)
+# Channels last, one to three spatial axes: the rank of the inputs says which.
+def _window_spec(shape, window, strides, padding, channels, dilation=None):
+    rank = len(window)
+    dilation = dilation or (1,) * rank
+    spatial = tuple(shapes.conv_output_length(shape[1 + a], window[a], strides[a],
+                                              dilation[a], padding)
+                    for a in range(rank))
+    return (shape[0],) + spatial + (channels,)
 
 
-def _pair(value, name="value"):
-    return validation.check_pair(value, name)
+def _tuple(value, rank, name="value"):
+    return validation.check_tuple(value, rank, name)
 
 
 def _check_images(inputs, op):
+    """The spatial rank of ``inputs`` (1, 2 or 3), or a clear error."""
     shape = shapes.shape_of(inputs)
-    if len(shape) != 4:
+    if len(shape) not in (3, 4, 5):
         raise ValueError(
-            f"kerasmini's ops.{op} supports 2D convolutions of (batch, height, "
-            f"width, channels) inputs. Received: inputs.shape={shape}"
+            f"kerasmini's ops.{op} supports inputs of rank 3, 4 or 5: (batch, "
+            "*spatial, channels) with 1 to 3 spatial axes (channels last). "
+            f"Received: inputs.shape={shape}"
         )
-    return shape
+    return len(shape) - 2
+
+
+def _check_kernel(inputs, kernel, op, channels_axis=-2):
+    rank, k = _check_images(inputs, op), shapes.shape_of(kernel)
+    shape = shapes.shape_of(inputs)
+    if len(k) != rank + 2:
+        raise ValueError(
+            f"The kernel of ops.{op} must have rank {rank + 2} for inputs of rank "
+            f"{rank + 2}: (*kernel_size, in_channels, out_channels). Received: "
+            f"inputs.shape={shape}, kernel.shape={k}"
+        )
+    if shape[-1] is not None and shape[-1] != k[channels_axis]:
+        raise ValueError(
+            f"The number of input channels of ops.{op} must match the kernel's "
+            f"in_channels axis. Received: inputs.shape={shape}, kernel.shape={k}"
+        )
+    return rank, k
 
 
 def _conv_spec(self, inputs, kernel, strides=1, padding="valid", data_format=None,
                dilation_rate=1):
-    shape, k = _check_images(inputs, "conv"), shapes.shape_of(kernel)
-    out = _window_spec(shape, k[:2], _pair(strides, "strides"),
-                       validation.check_padding(padding), k[3],
-                       _pair(dilation_rate, "dilation_rate"))
+    rank, k = _check_kernel(inputs, kernel, "conv")
+    out = _window_spec(shapes.shape_of(inputs), k[:rank],
+                       _tuple(strides, rank, "strides"),
+                       validation.check_padding(padding), k[-1],
+                       _tuple(dilation_rate, rank, "dilation_rate"))
     return _spec(out, shapes.result_type(inputs, kernel))
 
 
 def _conv(inputs, kernel, strides=1, padding="valid", data_format=None,
           dilation_rate=1):
-    return backend.nn.conv2d(inputs, kernel, strides=strides, padding=padding,
-                             dilation_rate=dilation_rate)
+    return backend.nn.conv(inputs, kernel, strides=strides, padding=padding,
+                           dilation_rate=dilation_rate)
 
 
 Conv, conv = custom(
     "Conv", _conv, _conv_spec, module=_M,
-    summary="2D convolution of ``(batch, height, width, channels)`` inputs.",
+    summary="N-D convolution of ``(batch, *spatial, channels)`` inputs.",
     example=">>> ops.conv(np.ones((1, 4, 4, 1)), np.ones((3, 3, 1, 2))).shape\n"
             "    (1, 2, 2, 2)")
 
 
+def _depthwise_conv_spec(self, inputs, kernel, strides=1, padding="valid",
+                         data_format=None, dilation_rate=1):
+    rank, k = _check_kernel(inputs, kernel, "depthwise_conv")
+    out = _window_spec(shapes.shape_of(inputs), k[:rank],
+                       _tuple(strides, rank, "strides"),
+                       validation.check_padding(padding), k[-2] * k[-1],
+                       _tuple(dilation_rate, rank, "dilation_rate"))
+    return _spec(out, shapes.result_type(inputs, kernel))
+
+
+def _depthwise_conv(inputs, kernel, strides=1, padding="valid", data_format=None,
+                    dilation_rate=1):
+    return backend.nn.depthwise_conv(inputs, kernel, strides=strides,
+                                     padding=padding, dilation_rate=dilation_rate)
+
+
+DepthwiseConv, depthwise_conv = custom(
+    "DepthwiseConv", _depthwise_conv, _depthwise_conv_spec, module=_M,
+    summary="Each channel convolved with its own kernels; the kernel is "
+            "``(*kernel_size, in_channels, depth_multiplier)``.",
+    example=">>> ops.depthwise_conv(np.ones((1, 4, 4, 2)), "
+            "np.ones((3, 3, 2, 3))).shape\n    (1, 2, 2, 6)")
+
+
+def _separable_conv(inputs, depthwise_kernel, pointwise_kernel, strides=1,
+                    padding="valid", data_format=None, dilation_rate=1):
+    # a depthwise convolution, then a 1x1 convolution that mixes the channels
+    depthwise = _depthwise_conv(inputs, depthwise_kernel, strides=strides,
+                                padding=padding, dilation_rate=dilation_rate)
+    return _conv(depthwise, pointwise_kernel, strides=1, padding="valid")
+
+
+def _separable_conv_spec(self, inputs, depthwise_kernel, pointwise_kernel,
+                         strides=1, padding="valid", data_format=None,
+                         dilation_rate=1):
+    depthwise = _depthwise_conv_spec(self, inputs, depthwise_kernel, strides,
+                                     padding, dilation_rate=dilation_rate)
+    return _conv_spec(self, depthwise, pointwise_kernel)
+
+
+SeparableConv, separable_conv = custom(
+    "SeparableConv", _separable_conv, _separable_conv_spec, module=_M,
+    summary="A depthwise convolution followed by a 1x1 (pointwise) one.",
+    example=">>> ops.separable_conv(np.ones((1, 4, 4, 2)), np.ones((3, 3, 2, 1)), "
+            "np.ones((1, 1, 2, 5))).shape\n    (1, 2, 2, 5)")
+
+
 def _conv_transpose_shape(inputs, kernel, strides, padding, output_padding,
                           dilation_rate):
-    shape, k = _check_images(inputs, "conv_transpose"), shapes.shape_of(kernel)
-    strides = _pair(strides, "strides")
-    dilation = _pair(dilation_rate, "dilation_rate")
+    rank, k = _check_kernel(inputs, kernel, "conv_transpose", channels_axis=-1)
+    shape = shapes.shape_of(inputs)
+    strides = _tuple(strides, rank, "strides")
+    dilation = _tuple(dilation_rate, rank, "dilation_rate")
     padding = validation.check_padding(padding)
     if output_padding is None or isinstance(output_padding, int):
-        output_padding = (output_padding, output_padding)
-    height, width = (shapes.deconv_output_length(shape[1 + a], k[a], strides[a],
-                                                 dilation[a], padding,
-                                                 output_padding[a]) for a in (0, 1))
-    return (shape[0], height, width, k[2])  # the kernel is (kh, kw, out, in)
+        output_padding = (output_padding,) * rank
+    spatial = tuple(shapes.deconv_output_length(shape[1 + a], k[a], strides[a],
+                                                dilation[a], padding,
+                                                output_padding[a])
+                    for a in range(rank))
+    return (shape[0],) + spatial + (k[-2],)  # the kernel is (*k, out, in)
 
 
 def _conv_transpose(inputs, kernel, strides=1, padding="valid", output_padding=None,
@@ -261,9 +334,9 @@ def _conv_transpose(inputs, kernel, strides=1, padding="valid", output_padding=N
     # the input-gradient of the convolution that maps the output to `inputs`
     out_shape = _conv_transpose_shape(inputs, kernel, strides, padding,
                                       output_padding, dilation_rate)
-    return backend.nn.conv2d_backprop_input(inputs, kernel, out_shape,
-                                            strides=strides, padding=padding,
-                                            dilation_rate=dilation_rate)
+    return backend.nn.conv_backprop_input(inputs, kernel, out_shape,
+                                          strides=strides, padding=padding,
+                                          dilation_rate=dilation_rate)
 
 
 def _conv_transpose_spec(self, inputs, kernel, strides=1, padding="valid",
@@ -275,7 +348,7 @@ def _conv_transpose_spec(self, inputs, kernel, strides=1, padding="valid",
 
 ConvTranspose, conv_transpose = custom(
     "ConvTranspose", _conv_transpose, _conv_transpose_spec, module=_M,
-    summary="Transposed 2D convolution; the kernel is ``(kh, kw, out, in)``.",
+    summary="Transposed N-D convolution; the kernel is ``(*kernel_size, out, in)``.",
     example=">>> ops.conv_transpose(np.ones((1, 2, 2, 1)), np.ones((3, 3, 4, 1)),"
             " strides=2).shape\n    (1, 5, 5, 4)")
 
@@ -283,31 +356,33 @@ ConvTranspose, conv_transpose = custom(
 def _pool_spec(self, inputs, pool_size, strides=None, padding="valid",
                data_format=None):
     shape = shapes.shape_of(inputs)
+    rank = _check_images(inputs, "pool")
     strides = pool_size if strides is None else strides
-    out = _window_spec(shape, _pair(pool_size, "pool_size"), _pair(strides, "strides"),
-                       validation.check_padding(padding), shape[3])
+    out = _window_spec(shape, _tuple(pool_size, rank, "pool_size"),
+                       _tuple(strides, rank, "strides"),
+                       validation.check_padding(padding), shape[-1])
     return _spec(out, shapes.dtype_of(inputs))
 
 
 def _max_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
-    return backend.nn.max_pool2d(inputs, pool_size=pool_size, strides=strides,
-                                 padding=padding)
+    return backend.nn.max_pool(inputs, pool_size=pool_size, strides=strides,
+                               padding=padding)
 
 
 def _average_pool(inputs, pool_size, strides=None, padding="valid",
                   data_format=None):
-    return backend.nn.avg_pool2d(inputs, pool_size=pool_size, strides=strides,
-                                 padding=padding)
+    return backend.nn.avg_pool(inputs, pool_size=pool_size, strides=strides,
+                               padding=padding)
 
 
 MaxPool, max_pool = custom(
     "MaxPool", _max_pool, _pool_spec, module=_M,
-    summary="The largest value of each window (2D).",
+    summary="The largest value of each window (1D, 2D or 3D).",
     example=">>> ops.max_pool(KerasTensor((None, 8, 8, 3)), 2).shape\n"
             "    (None, 4, 4, 3)")
 AveragePool, average_pool = custom(
     "AveragePool", _average_pool, _pool_spec, module=_M,
-    summary="The mean of each window (2D).",
+    summary="The mean of each window (1D, 2D or 3D).",
     example=">>> ops.average_pool(np.ones((1, 4, 4, 1)), 2).shape\n"
             "    (1, 2, 2, 1)")
 

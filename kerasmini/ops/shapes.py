@@ -12,7 +12,7 @@ unknown dimension (``None``) stays unknown, except where the rule fixes it.
 
 import numpy as np
 
-from kerasmini.backend import config
+from kerasmini.backend import autocast, config
 
 
 def broadcast_shapes(shape1, shape2):
@@ -88,6 +88,8 @@ def dtype_of(x):
     if isinstance(x, float):
         return config.floatx()
     dtype = getattr(x, "dtype", None)
+    if getattr(x, "__kerasmini_variable__", False):
+        dtype = autocast.read_dtype(x)  # float16 in a mixed-precision call
     if dtype is None:
         return np.asarray(x).dtype.name
     return dtype if isinstance(dtype, str) else np.dtype(dtype).name
