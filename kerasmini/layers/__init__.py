@@ -68,6 +68,22 @@ from kerasmini.layers.pooling.pooling2d import (
     MaxPooling2D,
 )
 from kerasmini.layers.pooling.pooling3d import AveragePooling3D, MaxPooling3D
+from kerasmini.layers.preprocessing import (
+    CenterCrop,
+    Discretization,
+    IntegerLookup,
+    Normalization,
+    RandomContrast,
+    RandomCrop,
+    RandomFlip,
+    RandomRotation,
+    RandomTranslation,
+    RandomZoom,
+    Rescaling,
+    Resizing,
+    StringLookup,
+    TextVectorization,
+)
 from kerasmini.layers.reshaping.cropping import Cropping1D, Cropping2D
 from kerasmini.layers.reshaping.flatten import Flatten
 from kerasmini.layers.reshaping.permute import Permute
@@ -120,6 +136,12 @@ __all__ = [
     "maximum", "minimum", "multiply", "subtract",
 ]
 __all__ += ["deserialize", "serialize"]
+__all__ += [  # the preprocessing layers
+    "CenterCrop", "Discretization", "IntegerLookup", "Normalization",
+    "RandomContrast", "RandomCrop", "RandomFlip", "RandomRotation",
+    "RandomTranslation", "RandomZoom", "Rescaling", "Resizing", "StringLookup",
+    "TextVectorization",
+]
 __all__ += [  # the layers of keras.io's examples (issue 24)
     "AveragePooling3D", "AvgPool3D", "Bidirectional", "Conv1DTranspose", "Conv3D",
     "ConvLSTM1D", "ConvLSTM2D", "ConvLSTM3D", "Convolution1DTranspose",
