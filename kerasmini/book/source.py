@@ -485,7 +485,7 @@ def show_source(obj, key: str | None = None, lines=None) -> SourceView:
     'def __call__(self, *args, **kwargs):\\n    self._check_super_called()\\n'
     >>> print(show_source(Layer.__call__, lines=("# 4.", "# 5.")).source)
     # 4. Call build (once).
-    self._maybe_build(inputs)
+    self._maybe_build(inputs, *rest, **kwargs)
     <BLANKLINE>
     >>> from kerasmini.trainers.trainer import Trainer
     >>> view = show_source(Trainer._make_function, key="Model.make_train_function")
