@@ -171,7 +171,8 @@ $(KERAS_VENV)/.installed:
 
 interop: venv $(KERAS_VENV)/.installed
 	KERASMINI_REAL_KERAS_PYTHON=$(abspath $(KERAS_VENV))/bin/python KERAS_BACKEND=torch \
-	  $(VPY) -m pytest tests/test_saving_keras_interop.py tests/test_rnn_keras.py -q
+	  $(VPY) -m pytest tests/test_saving_keras_interop.py tests/test_rnn_keras.py \
+	  tests/test_ops_keras.py -q
 
 # Keras's unit tests (shipped in its wheel) also need absl-py and pytest; the
 # guide tests run on Keras need scikit-learn (the digits).

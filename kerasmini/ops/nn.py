@@ -21,6 +21,7 @@ from kerasmini.backend.checks import checked_indices
 from kerasmini.backend.keras_tensor import KerasTensor, any_symbolic
 from kerasmini.ops import shapes
 from kerasmini.ops.families import custom, unary
+from kerasmini.ops.numpy import _float_input, _in_floats
 
 _M = __name__
 
@@ -30,15 +31,16 @@ def _spec(shape, dtype):
 
 
 def _same(self, x, *args, **kwargs):
-    return _spec(shapes.shape_of(x), shapes.float_result(shapes.dtype_of(x)))
+    return _spec(shapes.shape_of(x), shapes.float_result(shapes.numeric_dtype(x, self.op_name)))
 
 
-Relu, relu = unary("Relu", backend.nn.relu, module=_M)
-Sigmoid, sigmoid = unary("Sigmoid", backend.nn.sigmoid, module=_M)
-Softplus, softplus = unary("Softplus", backend.nn.softplus, module=_M)
+Relu, relu = unary("Relu", backend.nn.relu, keep_dtype=True, module=_M)
+Sigmoid, sigmoid = unary("Sigmoid", _in_floats(backend.nn.sigmoid), module=_M)
+Softplus, softplus = unary("Softplus", _in_floats(backend.nn.softplus), module=_M)
 
 
 def _silu(x):
+    x = _float_input(x)
     return backend.numpy.multiply(x, backend.nn.sigmoid(x))  # x * sigmoid(x)
 
 
@@ -47,37 +49,56 @@ Swish, swish = Silu, silu
 
 
 def _gelu(x, approximate=True):
-    if not approximate:
-        # the exact form needs erf; NumPy has none, so kerasmini keeps the
-        # tanh form (Keras's default) and says so
-        raise NotImplementedError(
-            "kerasmini's gelu has only the tanh approximation (Keras's default). "
-            "Received: approximate=False"
-        )
+    validation.check_bool(approximate, "approximate", owner="ops.gelu")
+    x = _float_input(x)
     add, multiply = backend.numpy.add, backend.numpy.multiply
+    if not approximate:
+        # 0.5 x (1 + erf(x / sqrt(2)))
+        scaled = multiply(x, float(1.0 / np.sqrt(2.0)))
+        return multiply(multiply(0.5, x), add(1.0, backend.math.erf(scaled)))
     # 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))
     inner = multiply(float(np.sqrt(2.0 / np.pi)),
                      add(x, multiply(0.044715, backend.numpy.power(x, 3))))
     return multiply(multiply(0.5, x), add(1.0, backend.numpy.tanh(inner)))
 
 
-Gelu, gelu = custom("Gelu", _gelu, _same, static_names=("approximate",), module=_M,
-                    summary="Gaussian error linear unit (tanh approximation).",
-                    example=">>> float(ops.gelu(np.array(0.0)))\n    0.0")
+def _gelu_spec(self, x, approximate=True):
+    validation.check_bool(self.static.get("approximate", approximate), "approximate",
+                          owner="ops.gelu")
+    return _same(self, x)
+
+
+Gelu, gelu = custom(
+    "Gelu", _gelu, _gelu_spec, static_names=("approximate",), module=_M,
+    summary="Gaussian error linear unit: ``x * P(X <= x)`` for a standard "
+            "normal ``X``, exactly (with ``erf``) or, by default as in "
+            "``keras.ops``, the tanh approximation.",
+    example=">>> ops.gelu(np.array([1.0]), approximate=False).round(6)\n"
+            "    array([0.841345])")
 
 
 def _leaky_relu(x, negative_slope=0.2):
+    shapes.check_number(negative_slope, "leaky_relu", "negative_slope")
+    x = _float_input(x)
     negative_part = backend.numpy.multiply(x, negative_slope)
     return backend.numpy.where(backend.numpy.greater(x, 0.0), x, negative_part)
 
 
+def _leaky_relu_spec(self, x, negative_slope=0.2):
+    shapes.check_number(self.static.get("negative_slope", negative_slope),
+                        "leaky_relu", "negative_slope")
+    return _same(self, x)
+
+
 LeakyRelu, leaky_relu = custom(
-    "LeakyRelu", _leaky_relu, _same, static_names=("negative_slope",), module=_M,
-    summary="``x`` where positive, ``negative_slope * x`` elsewhere.",
+    "LeakyRelu", _leaky_relu, _leaky_relu_spec, static_names=("negative_slope",),
+    module=_M, summary="``x`` where positive, ``negative_slope * x`` elsewhere.",
     example=">>> ops.leaky_relu(np.array([-1.0, 2.0]))\n    array([-0.2,  2. ])")
 
 
 def _elu(x, alpha=1.0):
+    shapes.check_number(alpha, "elu", "alpha")
+    x = _float_input(x)
     # x if positive, else alpha * (exp(x) - 1)
     exp_minus_one = backend.numpy.subtract(
         backend.numpy.exp(backend.numpy.minimum(x, 0.0)), 1.0)
@@ -85,47 +106,70 @@ def _elu(x, alpha=1.0):
     return backend.numpy.where(backend.numpy.greater(x, 0.0), x, negative_part)
 
 
-Elu, elu = custom("Elu", _elu, _same, static_names=("alpha",), module=_M,
+def _elu_spec(self, x, alpha=1.0):
+    shapes.check_number(self.static.get("alpha", alpha), "elu", "alpha")
+    return _same(self, x)
+
+
+Elu, elu = custom("Elu", _elu, _elu_spec, static_names=("alpha",), module=_M,
                   summary="Exponential linear unit.",
                   example=">>> ops.elu(np.array([0.0, 1.0]))\n    array([0., 1.])")
 
 
+def _softmax_axes(x, axis, op):
+    axes = shapes.check_axes(axis, len(shapes.shape_of(x)), op)
+    return axes[0] if len(axes) == 1 and not isinstance(axis, (tuple, list)) else axes
+
+
 def _softmax(x, axis=-1):
-    return backend.nn.softmax(x, axis=axis)
+    return backend.nn.softmax(_float_input(x), axis=_softmax_axes(x, axis, "softmax"))
 
 
 def _log_softmax(x, axis=-1):
-    return backend.nn.log_softmax(x, axis=axis)
+    return backend.nn.log_softmax(_float_input(x),
+                                  axis=_softmax_axes(x, axis, "log_softmax"))
 
 
-Softmax, softmax = custom("Softmax", _softmax, _same, static_names=("axis",),
+def _softmax_spec(self, x, axis=-1):
+    _softmax_axes(x, self.static.get("axis", axis), self.op_name)
+    return _same(self, x)
+
+
+Softmax, softmax = custom("Softmax", _softmax, _softmax_spec, static_names=("axis",),
                           module=_M, summary="Exponentials normalised along ``axis``.",
                           example=">>> ops.softmax(KerasTensor((None, 3))).shape\n"
                                   "    (None, 3)")
 LogSoftmax, log_softmax = custom(
-    "LogSoftmax", _log_softmax, _same, static_names=("axis",), module=_M,
+    "LogSoftmax", _log_softmax, _softmax_spec, static_names=("axis",), module=_M,
     summary="The log of ``softmax``, computed stably.",
     example=">>> ops.log_softmax(KerasTensor((None, 3))).dtype\n    'float32'")
 
 
+def _one_hot_arguments(x, num_classes, axis, dtype):
+    """The position of the new axis and the dtype, checked."""
+    rank = len(shapes.shape_of(x))
+    shapes.numeric_dtype(x, "one_hot")
+    shapes.check_int(num_classes, "one_hot", "num_classes", minimum=1)
+    position = shapes.check_axis(axis, rank + 1, "one_hot")
+    return position, shapes.check_dtype(dtype, "one_hot")
+
+
 def _one_hot(x, num_classes, axis=-1, dtype=None):
-    out = backend.nn.one_hot(x, num_classes=num_classes, dtype=dtype or "float32")
-    if axis not in (-1, len(shapes.shape_of(x))):
-        out = backend.numpy.transpose(out, _moved_axes(len(shapes.shape_of(out)),
-                                                        axis))
+    position, dtype = _one_hot_arguments(x, num_classes, axis, dtype)
+    out = backend.nn.one_hot(x, num_classes=int(num_classes), dtype=dtype)
+    rank = len(shapes.shape_of(out))
+    if position != rank - 1:
+        order = list(range(rank - 1))
+        order.insert(position, rank - 1)
+        out = backend.numpy.transpose(out, order)
     return out
 
 
-def _moved_axes(ndim, axis):
-    axes = list(range(ndim - 1))
-    axes.insert(axis % ndim, ndim - 1)
-    return axes
-
-
 def _one_hot_spec(self, x, num_classes, axis=-1, dtype=None):
+    position, dtype = _one_hot_arguments(x, num_classes, axis, dtype)
     shape = list(shapes.shape_of(x))
-    shape.insert(axis % (len(shape) + 1) if axis != -1 else len(shape), num_classes)
-    return _spec(shape, dtype or "float32")
+    shape.insert(position, int(num_classes))
+    return _spec(shape, dtype)
 
 
 OneHot, one_hot = custom(
@@ -135,45 +179,109 @@ OneHot, one_hot = custom(
             "    [[1.0, 0.0, 0.0], [0.0, 0.0, 1.0]]")
 
 
-def _per_sample(self, target, output, *args, **kwargs):
-    return _spec(shapes.shape_of(output)[:-1], shapes.float_result(
-        shapes.dtype_of(output)))
+def _without(shape, axis):
+    return tuple(d for i, d in enumerate(shape) if i != axis)
+
+
+def _compatible(a, b):
+    return len(a) == len(b) and all(x == y or x is None or y is None
+                                    for x, y in zip(a, b))
+
+
+_ELEMENTWISE = object()  # binary_crossentropy: no class axis
+
+
+def _crossentropy_shapes(op, target, output, axis=_ELEMENTWISE):
+    """The per-sample shape, after Keras's shape checks."""
+    shapes.numeric_dtype(target, op, "target")
+    shapes.numeric_dtype(output, op, "output")
+    t_shape, o_shape = shapes.shape_of(target), shapes.shape_of(output)
+    if not _compatible(t_shape, o_shape):
+        raise ValueError(
+            f"ops.{op}: Arguments `target` and `output` must have the same shape. "
+            f"Received: target.shape={t_shape}, output.shape={o_shape}"
+        )
+    if axis is _ELEMENTWISE:
+        return o_shape
+    if len(o_shape) < 1:
+        raise ValueError(
+            f"ops.{op}: Arguments `target` and `output` must be at least rank 1. "
+            f"Received: target.shape={t_shape}, output.shape={o_shape}"
+        )
+    return _without(o_shape, shapes.check_axis(axis, len(o_shape), op))
+
+
+def _sparse_target(target, output, axis):
+    """``target`` without a trailing axis of size 1 (as Keras squeezes it),
+    and the per-sample shape, after Keras's shape checks."""
+    op = "sparse_categorical_crossentropy"
+    shapes.numeric_dtype(target, op, "target")
+    shapes.numeric_dtype(output, op, "output")
+    o_shape, t_shape = shapes.shape_of(output), shapes.shape_of(target)
+    if len(o_shape) < 1:
+        raise ValueError(f"ops.{op}: Argument `output` must be at least rank 1. "
+                         f"Received: output.shape={o_shape}")
+    per_sample = _without(o_shape, shapes.check_axis(axis, len(o_shape), op))
+    squeeze = len(t_shape) == len(o_shape) and t_shape[-1] == 1
+    if not _compatible(t_shape[:-1] if squeeze else t_shape, per_sample):
+        raise ValueError(
+            f"ops.{op}: Arguments `target` and `output` must have the same shape "
+            f"up until the last dimension. Received: target.shape={t_shape}, "
+            f"output.shape={o_shape}"
+        )
+    return squeeze, per_sample
+
+
+def _float_dtype(output):
+    return shapes.float_result(shapes.dtype_of(output))
 
 
 def _categorical_crossentropy(target, output, from_logits=False, axis=-1):
-    return backend.nn.categorical_crossentropy(target, output,
+    _crossentropy_shapes("categorical_crossentropy", target, output, axis)
+    return backend.nn.categorical_crossentropy(target, _float_input(output),
                                                from_logits=from_logits, axis=axis)
 
 
 def _sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1):
+    squeeze, _ = _sparse_target(target, output, axis)
+    if squeeze:
+        target = backend.numpy.squeeze(target, -1)
     # a check that is a primitive: a traced fit looks at every batch's labels
     classes = shapes.shape_of(output)[axis]
     target = checked_indices(target, size=classes, what=(
         "`sparse_categorical_crossentropy`: the labels `y_true` (`target` of "
         f"the op), class indices for the {classes} classes of the predictions,"))
     return backend.nn.sparse_categorical_crossentropy(
-        target, output, from_logits=from_logits, axis=axis)
+        target, _float_input(output), from_logits=from_logits, axis=axis)
 
 
 def _binary_crossentropy(target, output, from_logits=False):
     # elementwise, as Keras 3's ops (the loss function averages the last axis)
-    return backend.nn.binary_crossentropy(target, output, from_logits=from_logits)
+    _crossentropy_shapes("binary_crossentropy", target, output)
+    return backend.nn.binary_crossentropy(target, _float_input(output),
+                                          from_logits=from_logits)
 
 
 CategoricalCrossentropy, categorical_crossentropy = custom(
-    "CategoricalCrossentropy", _categorical_crossentropy, _per_sample, module=_M,
-    summary="Cross-entropy of one-hot targets, one value per sample.",
+    "CategoricalCrossentropy", _categorical_crossentropy,
+    lambda self, target, output, from_logits=False, axis=-1: _spec(
+        _crossentropy_shapes("categorical_crossentropy", target, output, axis),
+        _float_dtype(output)),
+    module=_M, summary="Cross-entropy of one-hot targets, one value per sample.",
     example=">>> ops.categorical_crossentropy(KerasTensor((None, 3)), "
             "KerasTensor((None, 3))).shape\n    (None,)")
 SparseCategoricalCrossentropy, sparse_categorical_crossentropy = custom(
-    "SparseCategoricalCrossentropy", _sparse_categorical_crossentropy, _per_sample,
+    "SparseCategoricalCrossentropy", _sparse_categorical_crossentropy,
+    lambda self, target, output, from_logits=False, axis=-1: _spec(
+        _sparse_target(target, output, axis)[1], _float_dtype(output)),
     module=_M, summary="Cross-entropy of integer targets, one value per sample.",
     example=">>> float(ops.sparse_categorical_crossentropy(np.array([0]), "
             "np.array([[1.0, 0.0]]))[0]) < 1e-6\n    True")
 BinaryCrossentropy, binary_crossentropy = custom(
     "BinaryCrossentropy", _binary_crossentropy,
     lambda self, target, output, from_logits=False: _spec(
-        shapes.shape_of(output), shapes.float_result(shapes.dtype_of(output))),
+        _crossentropy_shapes("binary_crossentropy", target, output),
+        _float_dtype(output)),
     module=_M, summary="Cross-entropy of 0/1 targets, element by element.",
     example=">>> ops.binary_crossentropy(np.array([1.0]), np.array([0.0]), "
             "from_logits=True).round(4)\n    array([0.6931])")
@@ -186,11 +294,12 @@ def moments(x, axes, keepdims=False):
     >>> mean.tolist(), variance.tolist()
     ([2.0], [1.0])
     """
+    axes = shapes.check_axes(axes, len(shapes.shape_of(x)), "moments", "axes")
     if any_symbolic((x,)):
-        shape = shapes.reduce_shape(shapes.shape_of(x), tuple(axes), keepdims)
+        shape = shapes.reduce_shape(shapes.shape_of(x), axes, keepdims)
         dtype = shapes.float_result(shapes.dtype_of(x))
         return _spec(shape, dtype), _spec(shape, dtype)
-    axes = tuple(axes)
+    x = _float_input(x)
     mean = backend.numpy.mean(x, axis=axes, keepdims=True)
     squares = backend.numpy.square(backend.numpy.subtract(x, mean))
     variance = backend.numpy.mean(squares, axis=axes, keepdims=keepdims)
@@ -200,77 +309,188 @@ def moments(x, axes, keepdims=False):
 
 
 # --------------------------------------------------------- images (NHWC)
-def _window_spec(shape, window, strides, padding, channels, dilation=(1, 1)):
-    height, width = (shapes.conv_output_length(shape[1 + a], window[a], strides[a],
-                                               dilation[a], padding) for a in (0, 1))
-    return (shape[0], height, width, channels)
+def _window_spec(shape, window, strides, padding, channels, dilation, op):
+    spatial = []
+    for a in (0, 1):
+        size = shapes.conv_output_length(shape[1 + a], window[a], strides[a],
+                                         dilation[a], padding)
+        if size is not None and size < 1:
+            raise ValueError(
+                f"ops.{op}: Computed output size would be zero or negative. "
+                f"Received: inputs.shape={tuple(shape)}, window={tuple(window)}, "
+                f"strides={tuple(strides)}, dilation_rate={tuple(dilation)}, "
+                f"padding={padding!r}"
+            )
+        spatial.append(size)
+    return (shape[0], spatial[0], spatial[1], channels)
 
 
-def _pair(value, name="value"):
-    return validation.check_pair(value, name)
+def _pair(value, name, op):
+    try:
+        return validation.check_pair(value, name)
+    except ValueError as error:
+        raise ValueError(f"ops.{op}: {error}") from None
 
 
-def _check_images(inputs, op):
+def _padding(padding, op):
+    try:
+        return validation.check_padding(padding)
+    except ValueError as error:
+        raise ValueError(f"ops.{op}: {error}") from None
+
+
+def data_format(value, op):
+    """``"channels_last"`` or ``"channels_first"`` (``None``: the global
+    image data format, channels_last unless set).
+
+    >>> data_format(None, "conv")
+    'channels_last'
+    """
+    if value is None:
+        value = getattr(backend.config, "image_data_format", lambda: "channels_last")()
+    if value not in ("channels_last", "channels_first"):
+        raise ValueError(
+            f"ops.{op}: The `data_format` argument must be one of "
+            f"{{'channels_first', 'channels_last'}}. Received: data_format={value!r}"
+        )
+    return value
+
+
+def _to_nhwc(x, fmt):
+    return x if fmt == "channels_last" else backend.numpy.transpose(x, (0, 2, 3, 1))
+
+
+def _from_nhwc(x, fmt):
+    return x if fmt == "channels_last" else backend.numpy.transpose(x, (0, 3, 1, 2))
+
+
+def _nhwc_shape(shape, fmt):
+    shape = tuple(shape)
+    return shape if fmt == "channels_last" else (shape[0],) + shape[2:] + shape[1:2]
+
+
+def _nchw_shape(shape, fmt):
+    shape = tuple(shape)
+    return shape if fmt == "channels_last" else (shape[0], shape[3]) + shape[1:3]
+
+
+def _check_images(inputs, op, fmt):
+    shapes.numeric_dtype(inputs, op, "inputs")
     shape = shapes.shape_of(inputs)
     if len(shape) != 4:
         raise ValueError(
-            f"kerasmini's ops.{op} supports 2D convolutions of (batch, height, "
-            f"width, channels) inputs. Received: inputs.shape={shape}"
+            f"ops.{op}: kerasmini supports 2D windows over inputs of rank 4, "
+            f"(batch, height, width, channels) or (batch, channels, height, width). "
+            f"Received: inputs.shape={shape}"
         )
-    return shape
+    return _nhwc_shape(shape, fmt)
+
+
+def _check_kernel(kernel, channels, op):
+    shapes.numeric_dtype(kernel, op, "kernel")
+    k = shapes.shape_of(kernel)
+    if len(k) != 4:
+        raise ValueError(
+            f"ops.{op}: Kernel shape must have the same length as input: rank 4, "
+            f"(kernel_height, kernel_width, ...). Received: kernel.shape={k}"
+        )
+    expected = k[3] if op == "conv_transpose" else k[2]
+    if channels is not None and expected is not None and channels != expected:
+        raise ValueError(
+            f"ops.{op}: The number of input channels must match the kernel's input "
+            f"channels. Received: input channels={channels}, kernel input "
+            f"channels={expected}, kernel.shape={k}"
+        )
+    return k
+
+
+def _conv_geometry(inputs, kernel, strides, padding, data_format_, dilation_rate,
+                   op="conv"):
+    fmt = data_format(data_format_, op)
+    shape = _check_images(inputs, op, fmt)
+    k = _check_kernel(kernel, shape[3], op)
+    strides, dilation = _pair(strides, "strides", op), _pair(
+        dilation_rate, "dilation_rate", op)
+    padding = _padding(padding, op)
+    out = _window_spec(shape, k[:2], strides, padding, k[3], dilation, op)
+    return fmt, out
+
+
+def _conv_compute(inputs, kernel, strides, padding, fmt, dilation_rate):
+    """The convolution of checked arguments, in either data format."""
+    out = backend.nn.conv2d(_to_nhwc(inputs, fmt), kernel, strides=strides,
+                            padding=padding, dilation_rate=dilation_rate)
+    return _from_nhwc(out, fmt)
 
 
 def _conv_spec(self, inputs, kernel, strides=1, padding="valid", data_format=None,
                dilation_rate=1):
-    shape, k = _check_images(inputs, "conv"), shapes.shape_of(kernel)
-    out = _window_spec(shape, k[:2], _pair(strides, "strides"),
-                       validation.check_padding(padding), k[3],
-                       _pair(dilation_rate, "dilation_rate"))
-    return _spec(out, shapes.result_type(inputs, kernel))
+    fmt, out = _conv_geometry(inputs, kernel, strides, padding, data_format,
+                              dilation_rate)
+    return _spec(_nchw_shape(out, fmt), shapes.result_type(inputs, kernel))
 
 
 def _conv(inputs, kernel, strides=1, padding="valid", data_format=None,
           dilation_rate=1):
-    return backend.nn.conv2d(inputs, kernel, strides=strides, padding=padding,
-                             dilation_rate=dilation_rate)
+    fmt, _ = _conv_geometry(inputs, kernel, strides, padding, data_format,
+                            dilation_rate)
+    return _conv_compute(inputs, kernel, strides, padding, fmt, dilation_rate)
 
 
 Conv, conv = custom(
     "Conv", _conv, _conv_spec, module=_M,
-    summary="2D convolution of ``(batch, height, width, channels)`` inputs.",
+    summary="2D convolution of ``(batch, height, width, channels)`` inputs (or "
+            "channels first), with a ``(kh, kw, in, out)`` kernel.",
     example=">>> ops.conv(np.ones((1, 4, 4, 1)), np.ones((3, 3, 1, 2))).shape\n"
             "    (1, 2, 2, 2)")
 
 
 def _conv_transpose_shape(inputs, kernel, strides, padding, output_padding,
-                          dilation_rate):
-    shape, k = _check_images(inputs, "conv_transpose"), shapes.shape_of(kernel)
-    strides = _pair(strides, "strides")
-    dilation = _pair(dilation_rate, "dilation_rate")
-    padding = validation.check_padding(padding)
-    if output_padding is None or isinstance(output_padding, int):
+                          data_format_, dilation_rate):
+    fmt = data_format(data_format_, "conv_transpose")
+    shape = _check_images(inputs, "conv_transpose", fmt)
+    k = _check_kernel(kernel, shape[3], "conv_transpose")
+    strides = _pair(strides, "strides", "conv_transpose")
+    dilation = _pair(dilation_rate, "dilation_rate", "conv_transpose")
+    padding = _padding(padding, "conv_transpose")
+    if output_padding is None or validation.is_int(output_padding):
         output_padding = (output_padding, output_padding)
+    if not isinstance(output_padding, (tuple, list)) or len(output_padding) != 2 or \
+            not all(p is None or (validation.is_int(p) and p >= 0)
+                    for p in output_padding):
+        raise ValueError(
+            "ops.conv_transpose: `output_padding` must be None, a non-negative "
+            f"integer or a pair of them. Received: output_padding={output_padding!r}"
+        )
     height, width = (shapes.deconv_output_length(shape[1 + a], k[a], strides[a],
                                                  dilation[a], padding,
                                                  output_padding[a]) for a in (0, 1))
-    return (shape[0], height, width, k[2])  # the kernel is (kh, kw, out, in)
+    if (height is not None and height < 1) or (width is not None and width < 1):
+        raise ValueError(
+            "ops.conv_transpose: Computed output size would be zero or negative. "
+            f"Received: inputs.shape={shapes.shape_of(inputs)}, kernel.shape={k}, "
+            f"padding={padding!r}, output_padding={output_padding!r}"
+        )
+    return fmt, (shape[0], height, width, k[2])  # the kernel is (kh, kw, out, in)
 
 
 def _conv_transpose(inputs, kernel, strides=1, padding="valid", output_padding=None,
                     data_format=None, dilation_rate=1):
     # the input-gradient of the convolution that maps the output to `inputs`
-    out_shape = _conv_transpose_shape(inputs, kernel, strides, padding,
-                                      output_padding, dilation_rate)
-    return backend.nn.conv2d_backprop_input(inputs, kernel, out_shape,
-                                            strides=strides, padding=padding,
-                                            dilation_rate=dilation_rate)
+    fmt, out_shape = _conv_transpose_shape(inputs, kernel, strides, padding,
+                                           output_padding, data_format,
+                                           dilation_rate)
+    out = backend.nn.conv2d_backprop_input(_to_nhwc(inputs, fmt), kernel, out_shape,
+                                           strides=strides, padding=padding,
+                                           dilation_rate=dilation_rate)
+    return _from_nhwc(out, fmt)
 
 
 def _conv_transpose_spec(self, inputs, kernel, strides=1, padding="valid",
                          output_padding=None, data_format=None, dilation_rate=1):
-    out = _conv_transpose_shape(inputs, kernel, strides, padding, output_padding,
-                                dilation_rate)
-    return _spec(out, shapes.result_type(inputs, kernel))
+    fmt, out = _conv_transpose_shape(inputs, kernel, strides, padding, output_padding,
+                                     data_format, dilation_rate)
+    return _spec(_nchw_shape(out, fmt), shapes.result_type(inputs, kernel))
 
 
 ConvTranspose, conv_transpose = custom(
@@ -280,24 +500,38 @@ ConvTranspose, conv_transpose = custom(
             " strides=2).shape\n    (1, 5, 5, 4)")
 
 
+def _pool_geometry(inputs, pool_size, strides, padding, data_format_, op):
+    fmt = data_format(data_format_, op)
+    shape = _check_images(inputs, op, fmt)
+    window = _pair(pool_size, "pool_size", op)
+    strides = window if strides is None else _pair(strides, "strides", op)
+    out = _window_spec(shape, window, strides, _padding(padding, op), shape[3],
+                       (1, 1), op)
+    return fmt, out
+
+
 def _pool_spec(self, inputs, pool_size, strides=None, padding="valid",
                data_format=None):
-    shape = shapes.shape_of(inputs)
-    strides = pool_size if strides is None else strides
-    out = _window_spec(shape, _pair(pool_size, "pool_size"), _pair(strides, "strides"),
-                       validation.check_padding(padding), shape[3])
-    return _spec(out, shapes.dtype_of(inputs))
+    fmt, out = _pool_geometry(inputs, pool_size, strides, padding, data_format,
+                              self.op_name)
+    return _spec(_nchw_shape(out, fmt), shapes.numeric_dtype(inputs, self.op_name, "inputs"))
 
 
 def _max_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
-    return backend.nn.max_pool2d(inputs, pool_size=pool_size, strides=strides,
-                                 padding=padding)
+    fmt, _ = _pool_geometry(inputs, pool_size, strides, padding, data_format,
+                            "max_pool")
+    out = backend.nn.max_pool2d(_to_nhwc(inputs, fmt), pool_size=pool_size,
+                                strides=strides, padding=padding)
+    return _from_nhwc(out, fmt)
 
 
 def _average_pool(inputs, pool_size, strides=None, padding="valid",
                   data_format=None):
-    return backend.nn.avg_pool2d(inputs, pool_size=pool_size, strides=strides,
-                                 padding=padding)
+    fmt, _ = _pool_geometry(inputs, pool_size, strides, padding, data_format,
+                            "average_pool")
+    out = backend.nn.avg_pool2d(_to_nhwc(inputs, fmt), pool_size=pool_size,
+                                strides=strides, padding=padding)
+    return _from_nhwc(out, fmt)
 
 
 MaxPool, max_pool = custom(
@@ -312,5 +546,5 @@ AveragePool, average_pool = custom(
             "    (1, 2, 2, 1)")
 
 __all__ = [name for name in dir() if not name.startswith("_") and name not in (
-    "np", "backend", "validation", "checked_indices", "KerasTensor", "any_symbolic", "shapes",
-    "custom", "unary")]
+    "np", "backend", "validation", "checked_indices", "KerasTensor", "any_symbolic",
+    "shapes", "custom", "unary", "data_format")]
