@@ -343,42 +343,47 @@ Cumsum, cumsum = custom("Cumsum", _cumsum, _cumsum_spec, static_names=("axis", "
 
 
 # ------------------------------------------------------------------- shape
-def _check_newshape(shape, newshape):
+def _check_newshape(shape, newshape, symbolic=False):
     """``newshape`` as a tuple of ints (one ``-1`` inferred when the size is
-    known), with Keras's messages for a bad one."""
+    known), with Keras's messages for a bad one. On KerasTensors a ``None``
+    is an unknown size too (``ops.shape`` of a batch gives one)."""
     dims = (newshape,) if is_int(newshape) else newshape
-    if not isinstance(dims, (tuple, list)) or not builtins.all(is_int(d) for d in dims):
+    if not isinstance(dims, (tuple, list)) or not builtins.all(
+            is_int(d) or (symbolic and d is None) for d in dims):
         raise TypeError(
             "ops.reshape: `newshape` must be a tuple of integers. Received: "
             f"newshape={newshape!r}"
         )
-    dims = tuple(int(d) for d in dims)
-    if builtins.any(d < -1 for d in dims):
+    known = [int(d) for d in dims if d is not None]
+    if builtins.any(d < -1 for d in known):
         raise ValueError(
             "ops.reshape: Each dimension in `newshape` must be a non-negative "
             "integer, or `-1` for a single unknown dimension. Received: "
             f"newshape={newshape!r}"
         )
-    if dims.count(-1) > 1:
+    if known.count(-1) > 1:
         raise ValueError(
             "ops.reshape: There must be at most one unknown dimension (-1) in "
             f"`newshape`. Received: newshape={newshape!r}"
         )
+    if None in dims:
+        return tuple(-1 if d is None else int(d) for d in dims)
+    dims = tuple(known)
     if None in shape:
         return dims
     size = int(np.prod(shape))
-    known = int(np.prod([d for d in dims if d != -1]))
-    if (-1 in dims and (known == 0 or size % known)) or (
-            -1 not in dims and known != size):
+    product = int(np.prod([d for d in dims if d != -1]))
+    if (-1 in dims and (product == 0 or size % product)) or (
+            -1 not in dims and product != size):
         raise ValueError(
             "ops.reshape: The total size of the tensor must be unchanged. "
             f"Received: input_shape={tuple(shape)}, newshape={newshape!r}"
         )
-    return tuple(size // known if d == -1 else d for d in dims)
+    return tuple(size // product if d == -1 else d for d in dims)
 
 
 def _reshape_spec(self, x, newshape):
-    dims = _check_newshape(shapes.shape_of(x), newshape)
+    dims = _check_newshape(shapes.shape_of(x), newshape, isinstance(x, KerasTensor))
     return _spec(tuple(None if d == -1 else d for d in dims), shapes.numeric_dtype(x, self.op_name))
 
 
