@@ -572,3 +572,14 @@ def test_ops_on_drawn_arguments(name, data):
             phrase in str(eager[1]) for phrase in ("must be in [", "labels must be",
                                                    "must be integers in [")), (
             name, args, kwargs, eager, symbolic)
+
+
+def test_the_op_fuzzer_draws_for_every_public_op():
+    aliases = {"absolute", "amax", "amin", "swish", "true_divide", "greater_equal",
+               "less_equal", "logical_or"}  # the same op, or family, as another
+    no_tensors = {"cond", "convert_to_numpy", "convert_to_tensor", "dtype",
+                  "is_tensor", "shape", "symbolic_scope", "image", "builtins"}
+    public = {name for name in keras.ops.__all__ if name[0].islower()}
+    public |= {"image.resize", "image.extract_patches"}
+    missing = sorted(public - set(OP_ARGUMENTS) - aliases - no_tensors)
+    assert not missing, f"ops the fuzzer never calls: {missing}"
