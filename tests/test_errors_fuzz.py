@@ -567,6 +567,8 @@ def test_ops_on_drawn_arguments(name, data):
         assert _specs(symbolic[1]) == _specs(eager[1]), (name, args, kwargs)
     elif eager[0] == symbolic[0] == "error":
         assert str(symbolic[1]) == str(eager[1]), (name, args, kwargs)
+    elif name == "reshape" and isinstance(args[1], tuple) and None in args[1]:
+        assert eager[0] == "error"  # None is an unknown size: KerasTensors only
     else:  # only values can show an index or a label out of range
         assert eager[0] == "error" and any(
             phrase in str(eager[1]) for phrase in ("must be in [", "labels must be",

@@ -426,3 +426,25 @@ def test_sparse_categorical_crossentropy_checks_its_labels():
         ops.sparse_categorical_crossentropy(np.array([0, 5]), probs)
     with pytest.raises(ValueError, match=r"Received: -1"):
         ops.sparse_categorical_crossentropy(np.array([-1, 0]), probs)
+
+
+def test_dtypes_of_mixed_calls_are_the_same_eagerly_and_symbolically():
+    # found by the op fuzzer: the rule and NumPy disagreed on these
+    calls = [
+        lambda a, b: ops.binary_crossentropy(a, b),
+        lambda a, b: ops.categorical_crossentropy(a[None], b[None]),
+        lambda a, b: ops.multiply(a > 0, 3),
+        lambda a, b: ops.subtract(a > 0, 1),
+        lambda a, b: ops.dot(ops.cast(a, "int64")[0], 0.5),
+        lambda a, b: ops.max_pool(ops.reshape(b > 0, (1, 2, 1, 1)), 2, padding="same"),
+    ]
+    a, b = np.array([0.0, 1.0]), np.array([0.3, 0.6], "float32")
+    for call in calls:
+        eager = call(a, b)
+        symbolic = call(keras.KerasTensor(a.shape, "float64"),
+                        keras.KerasTensor(b.shape, "float32"))
+        assert (eager.shape, eager.dtype.name) == (symbolic.shape, symbolic.dtype)
+    np.testing.assert_array_equal(
+        ops.max_pool(np.array([[True, False], [False, False]])[None, :, :, None], 2),
+        [[[[True]]]])
+    np.testing.assert_array_equal(ops.pad(np.array(2.5), 1), 2.5)  # nothing to pad

@@ -253,6 +253,11 @@ BOTH = [
      r"ops\.top_k: argument `k` must be an integer"),
     ("top_k-sorted", lambda T: ops.top_k(T(2, 3), 1, sorted="yes"), TypeError,
      r"`sorted` must be a boolean"),
+    ("fft2-empty", lambda T: ops.fft2((T(0, 3), T(0, 3))), ValueError,
+     r"ops\.fft2: the \(-2, -1\) axes of the input must not be empty"),
+    ("subtract-booleans", lambda T: ops.subtract(T(2, dtype="bool"),
+                                                 T(2, dtype="bool")), TypeError,
+     r"ops\.subtract: two booleans cannot be subtracted"),
     ("fft2-not-a-pair", lambda T: ops.fft2(T(2, 3)), ValueError,
      r"ops\.fft2: Input `x` should be a tuple of two tensors - real and imaginary"),
     ("fft2-shapes", lambda T: ops.fft2((T(2, 3), T(3, 2))), ValueError,
@@ -425,6 +430,10 @@ EAGER = [
     *[(f"{name}-strings", lambda name=name: getattr(ops, name)(STRINGS, 1.0),
        TypeError, r"ops\.%s: `x1` must be a tensor of numbers" % _op(name))
       for name in BINARY if not name.startswith("logical")],
+    ("cast-strings", lambda: ops.cast(np.array(["a"]), "float32"), TypeError,
+     r"ops\.cast: `x` must be a tensor of numbers. Received: x of dtype <U1"),
+    ("moments-strings", lambda: ops.moments(np.array(["a"]), 0), TypeError,
+     r"ops\.moments: `x` must be a tensor of numbers. Received: x of dtype <U1"),
     *[(f"{name}-none", lambda name=name: getattr(ops, name)(None), TypeError,
        r"ops\.%s: `x` must be a tensor of numbers. Received: x=None" % _op(name))
       for name in REDUCTIONS],

@@ -29,8 +29,9 @@ def _cast(x, dtype):
 
 Cast, cast = custom(
     "Cast", _cast,
-    lambda self, x, dtype: KerasTensor(shapes.shape_of(x),
-                                       shapes.check_dtype(dtype, "cast")),
+    lambda self, x, dtype: KerasTensor(
+        shapes.shape_of(x), shapes.numeric_dtype(x, "cast") and shapes.check_dtype(
+            dtype, "cast")),
     module=_M, summary="The values of ``x`` in another dtype.",
     example='>>> ops.cast(KerasTensor((None, 2)), "int32").dtype\n    \'int32\'')
 

@@ -215,7 +215,11 @@ def binary(class_name, forward, boolean=False, summary=None, module=None):
         shapes.numeric_dtype(x1, name, "x1")
         shapes.numeric_dtype(x2, name, "x2")
         shape = shapes.broadcast_shapes(shapes.shape_of(x1), shapes.shape_of(x2), name)
-        return _spec(shape, "bool" if boolean else shapes.result_type(x1, x2))
+        dtype = "bool" if boolean else shapes.result_type(x1, x2)
+        if name == "subtract" and dtype == "bool":
+            raise TypeError("ops.subtract: two booleans cannot be subtracted (use "
+                            "`logical_xor`). Received: x1 and x2 of dtype bool")
+        return _spec(shape, dtype)
 
     cls = type(class_name, (FamilyOp,), {
         "forward": staticmethod(forward), "compute_output_spec": compute_output_spec,

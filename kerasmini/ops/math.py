@@ -84,6 +84,9 @@ def _fft2_parts(x):
             "ops.fft2: Input should have its (-2, -1) axes fully-defined. "
             f"Received: input.shape = {s1}"
         )
+    if 0 in s1[-2:]:
+        raise ValueError("ops.fft2: the (-2, -1) axes of the input must not be "
+                         f"empty. Received: input.shape = {s1}")
     shapes.numeric_dtype(real, "fft2", "x[0]")
     shapes.numeric_dtype(imag, "fft2", "x[1]")
     return real, imag

@@ -236,9 +236,18 @@ def _float_dtype(output):
     return shapes.float_result(shapes.dtype_of(output))
 
 
+def _in_dtype_of(target, output):
+    """``target`` in the dtype of ``output`` (a float), whose dtype the loss
+    keeps, as the shape rule says."""
+    if shapes.dtype_of(target) == shapes.dtype_of(output):
+        return target
+    return backend.numpy.cast(target, shapes.dtype_of(output))
+
+
 def _categorical_crossentropy(target, output, from_logits=False, axis=-1):
     _crossentropy_shapes("categorical_crossentropy", target, output, axis)
-    return backend.nn.categorical_crossentropy(target, _float_input(output),
+    output = _float_input(output)
+    return backend.nn.categorical_crossentropy(_in_dtype_of(target, output), output,
                                                from_logits=from_logits, axis=axis)
 
 
@@ -258,7 +267,8 @@ def _sparse_categorical_crossentropy(target, output, from_logits=False, axis=-1)
 def _binary_crossentropy(target, output, from_logits=False):
     # elementwise, as Keras 3's ops (the loss function averages the last axis)
     _crossentropy_shapes("binary_crossentropy", target, output)
-    return backend.nn.binary_crossentropy(target, _float_input(output),
+    output = _float_input(output)
+    return backend.nn.binary_crossentropy(_in_dtype_of(target, output), output,
                                           from_logits=from_logits)
 
 
@@ -294,6 +304,7 @@ def moments(x, axes, keepdims=False):
     >>> mean.tolist(), variance.tolist()
     ([2.0], [1.0])
     """
+    shapes.numeric_dtype(x, "moments")
     axes = shapes.check_axes(axes, len(shapes.shape_of(x)), "moments", "axes")
     if any_symbolic((x,)):
         shape = shapes.reduce_shape(shapes.shape_of(x), axes, keepdims)
@@ -520,8 +531,12 @@ def _pool_spec(self, inputs, pool_size, strides=None, padding="valid",
 def _max_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
     fmt, _ = _pool_geometry(inputs, pool_size, strides, padding, data_format,
                             "max_pool")
+    boolean = shapes.dtype_of(inputs) == "bool"  # the maximum of booleans: any
+    if boolean:
+        inputs = backend.numpy.cast(inputs, "uint8")
     out = backend.nn.max_pool2d(_to_nhwc(inputs, fmt), pool_size=pool_size,
                                 strides=strides, padding=padding)
+    out = backend.numpy.cast(out, "bool") if boolean else out
     return _from_nhwc(out, fmt)
 
 

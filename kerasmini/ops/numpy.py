@@ -694,6 +694,8 @@ def _pad_spec(self, x, pad_width, mode="constant", constant_values=None):
 
 def _pad(x, pad_width, mode="constant", constant_values=None):
     pairs = _check_pad(x, pad_width, mode, constant_values)
+    if not pairs:  # a scalar has no axis to pad
+        return x
     if mode == "constant":
         return backend.numpy.pad(x, pairs, constant_values=constant_values or 0)
     # every other mode copies entries of x: one gather per padded axis, with
@@ -1119,7 +1121,7 @@ def _dot_spec(self, x1, x2):
 def _dot(x1, x2):
     s1, s2 = shapes.shape_of(x1), shapes.shape_of(x2)
     if not s1 or not s2:
-        return backend.numpy.multiply(x1, x2)
+        return multiply(x1, x2)  # a Python float stays weak
     right = 0 if len(s2) == 1 else len(s2) - 2
     return backend.numpy_extra.tensordot(x1, x2, axes=((len(s1) - 1,), (right,)))
 

@@ -313,6 +313,8 @@ def result_type(*values):
     if any(isinstance(v, float) and not isinstance(v, bool) for v in weak) \
             and dtype.kind in "biu":
         return config.floatx()
+    if dtype.kind == "b" and any(type(v) is int for v in weak):
+        return "int64"  # booleans next to an integer count, as NumPy adds them
     return dtype.name
 
 
