@@ -12,7 +12,8 @@
 #                   bubblewrap sandbox), a CSV of grades and feedback pages
 #   make feedback   the feedback pages again (RELEASE=1: to the nbgrader exchange)
 #   make student-book  the website without the solutions, in _build/student
-#   make interop    .keras files: real Keras 3.15.1 loads kerasmini's and the other way
+#   make interop    .keras files: real Keras 3.15.1 loads kerasmini's and the other way;
+#                   the data helpers give Keras's arrays and batches
 #   make parity     the book's scenarios run by kerasmini and real Keras, compared;
 #                   Keras's own unit tests run against kerasmini (a measurement)
 #   make browser-test  the built site in headless Chromium (screenshots in _build/screenshots):
@@ -169,10 +170,22 @@ $(KERAS_VENV)/.installed:
 	$(KERAS_VENV)/bin/python -m pip install "keras==3.15.1" "torch==2.13.0" h5py
 	touch $@
 
-interop: venv $(KERAS_VENV)/.installed
+# Keras's directory and timeseries datasets are tf.data pipelines (even on the
+# torch backend): the data helpers are compared with a Keras that has TensorFlow,
+# in a venv of its own so that the other comparisons run without it.
+KERAS_DATA_VENV := .venv-keras-data
+$(KERAS_DATA_VENV)/.installed:
+	$(PYTHON) -m venv $(KERAS_DATA_VENV)
+	$(KERAS_DATA_VENV)/bin/python -m pip install "keras==3.15.1" "torch==2.13.0" \
+	  "tensorflow-cpu==2.21.0" pillow h5py
+	touch $@
+
+interop: venv $(KERAS_VENV)/.installed $(KERAS_DATA_VENV)/.installed
 	KERASMINI_REAL_KERAS_PYTHON=$(abspath $(KERAS_VENV))/bin/python KERAS_BACKEND=torch \
 	  $(VPY) -m pytest tests/test_saving_keras_interop.py tests/test_rnn_keras.py \
 	  tests/test_ops_keras.py -q
+	KERASMINI_REAL_KERAS_DATA_PYTHON=$(abspath $(KERAS_DATA_VENV))/bin/python \
+	  $(VPY) -m pytest tests/test_utils_data_keras.py -q
 
 # Keras's unit tests (shipped in its wheel) also need absl-py and pytest; the
 # guide tests run on Keras need scikit-learn (the digits).

@@ -22,6 +22,7 @@ paragraph saying how to fetch them.
 
 from __future__ import annotations
 
+import html
 import re
 from pathlib import Path
 
@@ -32,7 +33,7 @@ from sphinx.util import logging
 from kerasmini.book import keras_releases
 from kerasmini.book.keras_lines import (
     find_pinned_urls,
-    range_head,
+    pinned_symbol,
     range_html,
     version_label,
 )
@@ -114,11 +115,20 @@ def _tabs(page: _Page, panels: list[tuple[str, str]], checked: int) -> str:
 
 
 def _folds(refs) -> str:
+    # The summary is plain text: a link inside it would be a focusable
+    # element nested in an interactive one (axe's nested-interactive rule);
+    # the link line opens the fold's body instead.
     return "".join(
-        f'<details class="kerasmini-keras-fold" open><summary>{range_head(ref)}'
-        f"</summary>{range_html(ref, head=False)}</details>"
+        f'<details class="kerasmini-keras-fold" open><summary>{_fold_title(ref)}'
+        f"</summary>{range_html(ref)}</details>"
         for ref in refs
     )
+
+
+def _fold_title(ref) -> str:
+    symbol = pinned_symbol(ref)
+    title = html.escape(f"{ref.label}")
+    return title + (f" <code>{html.escape(symbol)}</code>" if symbol else "")
 
 
 def _fill_output(node: nodes.raw, page: _Page) -> None:

@@ -624,3 +624,51 @@ def test_weights_are_per_layer_own_first_like_keras3():
                      "batch_normalization/beta", "batch_normalization/moving_mean",
                      "batch_normalization/moving_variance", "dense_1/kernel",
                      "dense_1/bias"]
+
+
+# Keras 3.15.1 builds the layers that have nothing to build at the end of
+# their `__init__` (`Layer._build_at_init`, or `built = True` for Reshape):
+# read from real Keras, layer by layer, with default arguments.
+KERAS_BUILT_AT_INIT = {
+    "Activation": True, "Dropout": True, "Masking": True, "Reshape": True,
+    "MaxPooling1D": True, "MaxPooling2D": True, "AveragePooling1D": True,
+    "GlobalMaxPooling1D": True, "GlobalMaxPooling2D": True,
+    "GlobalAveragePooling1D": True, "GlobalAveragePooling2D": True,
+    "Dense": False, "Conv2D": False, "Flatten": False, "Embedding": False,
+    "BatchNormalization": False, "LayerNormalization": False, "Add": False,
+    "Concatenate": False, "Permute": False, "RepeatVector": False,
+    "UpSampling2D": False, "ZeroPadding2D": False, "LSTM": False,
+}
+_ARGS = {"Activation": ("relu",), "Dropout": (0.5,), "Reshape": ((2,),),
+         "AveragePooling1D": (2,),
+         "Dense": (2,), "Conv2D": (2, 3), "Embedding": (3, 2),
+         "Permute": ((1,),), "RepeatVector": (2,), "LSTM": (2,)}
+
+
+@pytest.mark.parametrize("name", sorted(KERAS_BUILT_AT_INIT))
+def test_layers_with_nothing_to_build_are_built_at_init_as_in_keras(name):
+    layer = getattr(layers, name)(*_ARGS.get(name, ()))
+    assert layer.built is KERAS_BUILT_AT_INIT[name]
+
+
+def test_layer_built_at_init_writes_no_build_config():
+    model = keras.Sequential([keras.Input((6, 6, 1)), layers.Conv2D(2, 3),
+                              layers.MaxPooling2D(2), layers.Flatten(),
+                              layers.Dropout(0.5), layers.Dense(1)])
+    configs = {layer["class_name"]: layer
+               for layer in model.get_config()["layers"]}
+    # as in the config.json Keras 3.15.1 writes for the same model
+    assert "build_config" in configs["Conv2D"] and "build_config" in configs["Flatten"]
+    assert "build_config" not in configs["MaxPooling2D"]
+    assert "build_config" not in configs["Dropout"]
+
+
+def test_build_at_init_leaves_a_layer_with_its_own_build_unbuilt():
+    class Custom(layers.Dropout):
+        def build(self, input_shape):
+            self.seen = input_shape
+
+    layer = Custom(0.5)
+    assert not layer.built
+    layer(np.ones((2, 3), dtype="float32"))
+    assert layer.seen == (2, 3)

@@ -6,7 +6,7 @@ would fail on a busy machine.)"""
 import subprocess
 import sys
 
-HEAVY = ("h5py", "matplotlib", "graphviz", "pygments")
+HEAVY = ("h5py", "matplotlib", "graphviz", "pygments", "PIL")
 
 # loaded on first use (module __getattr__, PEP 562, or a lazy generator)
 ON_FIRST_USE = (
@@ -17,6 +17,13 @@ ON_FIRST_USE = (
     "kerasmini.callbacks.terminate_on_nan", "kerasmini.utils.plot",
     "kerasmini.utils.plotting", "kerasmini.book", "numpy.random", "zipfile",
     "json", "tempfile",
+    # the data helpers: downloads, archives, images, the dataset loaders
+    "kerasmini.utils.file_utils", "kerasmini.utils.archive_utils", "kerasmini.utils.errors",
+    "kerasmini.utils.image_utils",
+    "kerasmini.utils.sequence_utils", "kerasmini.utils.numerical_utils",
+    "kerasmini.datasets.mnist", "kerasmini.datasets.imdb",
+    "kerasmini.datasets.image_dataset", "kerasmini.datasets.timeseries_dataset",
+    "urllib.request", "tarfile",
 )
 
 
@@ -64,3 +71,15 @@ def test_the_book_sees_every_public_name_in_the_registry():
         "assert 'kerasmini.saving.load_model' in names\n"
     )
     assert "kerasmini.callbacks.early_stopping" in _loaded_after(code, ON_FIRST_USE)
+
+
+def test_the_data_helpers_load_on_first_use():
+    code = (
+        "import kerasmini\n"
+        "assert kerasmini.utils.load_img.__name__ == 'load_img'\n"
+        "assert kerasmini.datasets.mnist.load_data.__name__ == 'load_data'\n"
+    )
+    loaded = _loaded_after(code, ON_FIRST_USE + HEAVY)
+    assert {"kerasmini.utils.image_utils", "PIL", "kerasmini.datasets.mnist",
+            "kerasmini.utils.file_utils"} <= set(loaded)
+    assert "kerasmini.datasets.image_dataset" not in loaded

@@ -256,6 +256,36 @@ def test_save_wrong_extension(tmp_path):
         make_model().save(tmp_path / "m.h6")
 
 
+@pytest.mark.parametrize("name", ["m.h5", "m.hdf5"])
+def test_save_legacy_h5_is_refused_naming_keras_and_the_fix(tmp_path, name):
+    # Keras 3 still writes these as legacy HDF5 files; kerasmini says so and
+    # that it writes `.keras` only (and writes nothing)
+    with pytest.raises(ValueError, match="legacy HDF5") as info:
+        make_model().save(tmp_path / name)
+    message = str(info.value)
+    assert "Keras 3 still" in message and "use a `.keras` extension" in message
+    assert message.endswith(f"Received: filepath={tmp_path / name}")
+    assert not (tmp_path / name).exists()
+
+
+@pytest.mark.parametrize("name", ["m.h5", "m.hdf5"])
+def test_load_legacy_h5_is_refused_with_the_way_round(tmp_path, name):
+    with h5py.File(tmp_path / name, "w") as file:  # Keras 2's top-level layout
+        file.attrs["model_config"] = '{"class_name": "Sequential", "config": {}}'
+        file.create_group("model_weights")
+    with pytest.raises(ValueError, match="cannot load legacy HDF5 model") as info:
+        keras.saving.load_model(tmp_path / name)
+    assert "save it again with a `.keras` extension" in str(info.value)
+    model = make_model()
+    with pytest.raises(ValueError, match="cannot load weights from a legacy HDF5"):
+        model.load_weights(tmp_path / name)
+
+
+def test_load_missing_legacy_h5_says_not_found(tmp_path):
+    with pytest.raises(ValueError, match="File not found"):
+        keras.saving.load_model(tmp_path / "missing.h5")
+
+
 def test_save_weights_wrong_extension(tmp_path):
     with pytest.raises(ValueError, match="must end in `.weights.h5`"):
         make_model().save_weights(tmp_path / "w.h5")

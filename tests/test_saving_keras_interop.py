@@ -428,3 +428,124 @@ def test_kerasmini_loads_keras_optimizer_in_every_state(
     _assert_close(_arrays(model.weights), part(out, f"{name}|continued", "w"))
     _assert_close(_arrays(model.optimizer.variables),
                   part(out, f"{name}|continued", "opt"))
+
+
+# ------------------------------------------- classes typed in a notebook
+# A class defined in `__main__` (a notebook, a script) cannot be imported by
+# another process, so Keras writes `"module": null` in its envelope and finds
+# it again by its registered name. Both sides run the same script as
+# `python -c` (so the classes live in `__main__`), save the same model and
+# print the envelopes of the custom layers; kerasmini's must be Keras's.
+MAIN_SIDE = textwrap.dedent('''
+    import json
+    import sys
+    import zipfile
+    if sys.argv[1] == "kerasmini":
+        import kerasmini as keras
+    else:
+        import keras
+
+    class Scale(keras.layers.Layer):
+        def __init__(self, factor=2.0, **kwargs):
+            super().__init__(**kwargs)
+            self.factor = factor
+
+        def call(self, x):
+            return x * self.factor
+
+        def get_config(self):
+            return {**super().get_config(), "factor": self.factor}
+
+    @keras.saving.register_keras_serializable(package="book")
+    class Shift(keras.layers.Layer):
+        def __init__(self, offset=1.0, **kwargs):
+            super().__init__(**kwargs)
+            self.offset = offset
+
+        def call(self, x):
+            return x + self.offset
+
+        def get_config(self):
+            return {**super().get_config(), "offset": self.offset}
+
+    if sys.argv[2] == "save":
+        model = keras.Sequential([keras.Input((3,)), Scale(3.0, name="triple"),
+                                  Shift(0.5, name="shift")])
+        model.save(sys.argv[3])
+        with zipfile.ZipFile(sys.argv[3]) as archive:
+            config = json.loads(archive.read("config.json"))
+        print(json.dumps(config["config"]["layers"][1:]))
+    else:
+        model = keras.saving.load_model(sys.argv[3],
+                                        custom_objects={"Scale": Scale})
+        print(json.dumps([type(layer).__name__ for layer in model.layers]))
+''')
+
+
+def _run_main_side(library, *args):
+    python = sys.executable if library == "kerasmini" else KERAS_PYTHON
+    env = dict(os.environ)
+    if library == "keras" and os.environ.get("KERASMINI_REAL_KERAS_PYTHON"):
+        env.setdefault("KERAS_BACKEND", "torch")
+    result = subprocess.run([python, "-c", MAIN_SIDE, library, *map(str, args)],
+                            capture_output=True, text=True, env=env, timeout=600)
+    assert result.returncode == 0, result.stderr[-3000:]
+    return json.loads(result.stdout.strip().splitlines()[-1])
+
+
+def _without_shared_ids(config):
+    # Keras marks a DTypePolicy object shared between layers with a
+    # `shared_object_id` (a memory address, different on every run): not part
+    # of the layout, and kerasmini shares no policy objects.
+    if isinstance(config, dict):
+        return {key: _without_shared_ids(value) for key, value in config.items()
+                if key != "shared_object_id"}
+    if isinstance(config, list):
+        return [_without_shared_ids(item) for item in config]
+    return config
+
+
+def test_class_from_main_has_keras_envelope(tmp_path):
+    theirs = _run_main_side("keras", "save", tmp_path / "k.keras")
+    ours = _run_main_side("kerasmini", "save", tmp_path / "m.keras")
+    assert [layer["module"] for layer in theirs] == [None, None]
+    assert json.dumps(ours) == json.dumps(_without_shared_ids(theirs))
+
+
+def test_class_from_main_loads_across_libraries(tmp_path):
+    _run_main_side("keras", "save", tmp_path / "k.keras")
+    _run_main_side("kerasmini", "save", tmp_path / "m.keras")
+    names = ["Scale", "Shift"]
+    assert _run_main_side("kerasmini", "load", tmp_path / "k.keras") == names
+    assert _run_main_side("keras", "load", tmp_path / "m.keras") == names
+
+
+# --------------------------------------------------- the legacy .h5 format
+# Keras 3 still writes a `.h5` path as a legacy HDF5 file (Keras 2's layout:
+# the config in the file's attributes, one group per layer name under
+# `model_weights`); kerasmini neither writes nor reads it, and says so.
+H5_SIDE = textwrap.dedent('''
+    import sys
+    import keras
+    model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(2)])
+    model.save(sys.argv[1])
+''')
+
+
+def test_keras_writes_legacy_h5_that_kerasmini_refuses_clearly(tmp_path):
+    import h5py
+
+    env = dict(os.environ)
+    if os.environ.get("KERASMINI_REAL_KERAS_PYTHON"):
+        env.setdefault("KERAS_BACKEND", "torch")
+    path = tmp_path / "k.h5"
+    result = subprocess.run([KERAS_PYTHON, "-c", H5_SIDE, str(path)],
+                            capture_output=True, text=True, env=env, timeout=600)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert "considered legacy" in result.stderr  # Keras's own warning
+    with h5py.File(path, "r") as file:
+        assert "model_config" in file.attrs and "model_weights" in file
+    with pytest.raises(ValueError, match="cannot load legacy HDF5 model files"):
+        load_model(path)
+    with pytest.raises(ValueError, match="legacy HDF5"):
+        make_kerasmini("sequential").save(tmp_path / "m.h5")

@@ -62,6 +62,35 @@ def test_input_layer_config_matches_keras():
                                   "sparse": False, "name": "x"}
 
 
+class _Notebook(layers.Layer):
+    """A layer as typed in a notebook: its class lives in ``__main__``."""
+
+
+_Notebook.__module__ = "__main__"
+
+
+def test_class_from_main_is_written_with_null_module():
+    # no other process can import "__main__": Keras writes null and finds the
+    # class by its registered name (tests/test_saving_keras_interop.py
+    # compares the whole envelope with the one Keras 3.15.1 writes)
+    config = serialize_keras_object(_Notebook(name="cell"))
+    assert (config["module"], config["class_name"], config["registered_name"]) == (
+        None, "_Notebook", "_Notebook")
+    assert json.loads(json.dumps(config))["module"] is None
+    again = deserialize_keras_object(json.loads(json.dumps(config)),
+                                     custom_objects={"_Notebook": _Notebook})
+    assert type(again) is _Notebook and again.name == "cell"
+
+
+class _Imported(layers.Layer):
+    """A layer defined in an importable module (this test file)."""
+
+
+def test_class_from_other_module_keeps_its_module():
+    config = serialize_keras_object(_Imported())
+    assert config["module"] == __name__ != "__main__"
+
+
 def test_functional_is_written_as_keras_functional():
     x = layers.Input((2,))
     config = serialize_keras_object(keras.Model(x, layers.Dense(1)(x)))

@@ -8,13 +8,13 @@ from kerasmini.utils.summary import is_sequential_like, readable_memory_size
 
 ISSUE_SUMMARY = """\
 Model: "sequential"
-┏━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━┓
-┃ Layer (type)                        ┃ Output Shape                 ┃         Param # ┃
-┡━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━┩
-│ dense (Dense)                       │ (None, 10)                   │             110 │
-├─────────────────────────────────────┼──────────────────────────────┼─────────────────┤
-│ dense_1 (Dense)                     │ (None, 1)                    │              11 │
-└─────────────────────────────────────┴──────────────────────────────┴─────────────────┘
+┏━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━┓
+┃ Layer (type)                         ┃ Output Shape                ┃         Param # ┃
+┡━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━┩
+│ dense (Dense)                        │ (None, 10)                  │             110 │
+├──────────────────────────────────────┼─────────────────────────────┼─────────────────┤
+│ dense_1 (Dense)                      │ (None, 1)                   │              11 │
+└──────────────────────────────────────┴─────────────────────────────┴─────────────────┘
  Total params: 121 (484.00 B)
  Trainable params: 121 (484.00 B)
  Non-trainable params: 0 (0.00 B)"""
@@ -43,6 +43,29 @@ def _shared_model():
 def test_summary_issue_example_exact(capsys):
     _issue_model().summary()
     assert capsys.readouterr().out.rstrip("\n") == ISSUE_SUMMARY
+
+
+# The columns' text widths Keras 3.15.1 prints (its table is drawn by rich
+# 15, which takes the borders' width back evenly from the columns Keras asks
+# for), read from real Keras with an explicit `line_length`.
+KERAS_COLUMN_WIDTHS = {
+    ("sequential", 60): [24, 17, 9], ("sequential", 72): [29, 21, 12],
+    ("sequential", 88): [36, 27, 15], ("sequential", 100): [42, 31, 17],
+    ("sequential", 83): [34, 25, 14],
+    ("functional", 90): [24, 20, 12, 21], ("functional", 108): [29, 25, 15, 26],
+}
+
+
+def _column_widths(lines):
+    return [len(cell) - 2 for cell in lines[1][1:-1].split("┳")]
+
+
+def test_summary_column_widths_are_keras():
+    models = {"sequential": _issue_model(), "functional": _shared_model()}
+    for (kind, length), widths in KERAS_COLUMN_WIDTHS.items():
+        lines = _lines(models[kind], line_length=length)
+        assert _column_widths(lines) == widths, (kind, length)
+        assert {len(line) for line in lines[1:8]} == {length}
 
 
 def test_summary_sequential_width_is_88():
@@ -169,3 +192,44 @@ def test_is_sequential_like():
 def test_readable_memory_size_units():
     assert [readable_memory_size(n) for n in (0, 484, 1536, 3 * 1024 ** 2)] == [
         "0.00 B", "484.00 B", "1.50 KB", "3.00 MB"]
+
+
+# A subclassed model's summary before and after its first call, as Keras
+# 3.15.1 prints it (the same code run by real Keras): its layers are listed
+# from the start, unbuilt with `?` shapes; after a call, the shapes of that
+# call (batch size included), and `?` for the pooling layer, which is built
+# from the start and so never records a shape.
+SUBCLASSED_BEFORE = """\
+│ conv2d (Conv2D)               │ ?                     │  0 (unbuilt) │
+│ max_pooling2d (MaxPooling2D)  │ ?                     │            0 │
+│ flatten (Flatten)             │ ?                     │  0 (unbuilt) │
+│ dense (Dense)                 │ ?                     │  0 (unbuilt) │"""
+SUBCLASSED_AFTER = """\
+│ conv2d (Conv2D)               │ (1, 6, 6, 16)         │          160 │
+│ max_pooling2d (MaxPooling2D)  │ ?                     │            0 │
+│ flatten (Flatten)             │ (1, 144)              │            0 │
+│ dense (Dense)                 │ (1, 10)               │        1,450 │"""
+
+
+def test_subclassed_summary_before_and_after_a_call_is_keras():
+    keras.backend.clear_session()
+
+    class DigitNet(keras.Model):
+        def __init__(self, **kwargs):
+            super().__init__(**kwargs)
+            self.conv = layers.Conv2D(16, 3, activation="relu")
+            self.pool = layers.MaxPooling2D(2)
+            self.flatten = layers.Flatten()
+            self.classes = layers.Dense(10, activation="softmax")
+
+        def call(self, x):
+            return self.classes(self.flatten(self.pool(self.conv(x))))
+
+    def rows(model):
+        return "\n".join(line for line in _lines(model, line_length=72)
+                         if line.startswith("│"))
+
+    net = DigitNet(name="digit_net")
+    assert rows(net) == SUBCLASSED_BEFORE
+    net(np.zeros((1, 8, 8, 1), dtype="float32"))
+    assert rows(net) == SUBCLASSED_AFTER

@@ -269,6 +269,35 @@ ALT = {
             "training."
         ),
     },
+    "13_saving": {
+        "ch13-archive-plot": (
+            "Drawing of what the file small.keras holds, read from the file: "
+            "the zip on the left, with an arrow to each of its three members, "
+            "drawn as tables stacked on the right. metadata.json holds two "
+            "keys, date_saved and keras_version. config.json holds the envelope "
+            "of a Sequential model with module keras, then what it nests, one "
+            "block each: the layers (InputLayer input_layer, Dense dense, Dense "
+            "dense_1), a build_config with input_shape (None, 4), and a "
+            "compile_config naming the optimizer Adam, the loss "
+            "binary_crossentropy and the metric accuracy. model.weights.h5 "
+            "holds three groups of arrays: layers/dense/vars with 0 of shape "
+            "(4, 8) and 1 of shape (8,), layers/dense_1/vars with 0 of shape "
+            "(8, 1) and 1 of shape (1,), and optimizer/vars with ten arrays, "
+            "two scalars first, folded in the middle."
+        ),
+        "ch13-order-plot": (
+            "Column of eight numbered boxes, the steps load_model took, in the "
+            "order it took them, each listing what it did: 1, read config.json, "
+            "checked before it is parsed; 2, find the classes Sequential, "
+            "InputLayer, Dense, GlorotUniform and Zeros; 3, build, creating "
+            "dense/kernel (4, 8) and dense/bias (8,); 4, find Dense, "
+            "GlorotUniform and Zeros again for the second layer; 5, build, "
+            "creating dense_1/kernel (8, 1) and dense_1/bias (1,); 6, compile, "
+            "which finds Adam and builds it with 10 variables; 7, assign the "
+            "saved arrays, 2 to dense, 2 to dense_1 and 10 to adam; 8, load "
+            "the assets, none in this file."
+        ),
+    },
 }
 
 # A path or a file name is not a description (myst-nb's default alt is the

@@ -16,6 +16,8 @@ book "Reading Keras with kerasmini":
   class chains, module trees, depths, the ``__call__`` steps);
 * :mod:`~kerasmini.book.fit_diagrams`: the training chapters' drawings (the
   order of callback hooks, an optimizer's slot variables);
+* :mod:`~kerasmini.book.saving_diagrams`: the saving chapter's drawings (what
+  a ``.keras`` file holds, the order of loading as ``load_model`` ran it);
 * :mod:`~kerasmini.book.steps`: the numbered steps of ``Layer.__call__``;
 * :mod:`~kerasmini.book.compiled`: ``show_compiled`` (the Python a traced
   step replays, as recorded or with its fused kernels);
@@ -46,6 +48,11 @@ from kerasmini.book.fit_diagrams import (
     plot_optimizer_slots,
 )
 from kerasmini.book.keras_sources import keras_source
+from kerasmini.book.saving_diagrams import (
+    LoadingRecorder,
+    plot_keras_archive,
+    plot_loading_order,
+)
 from kerasmini.book.source import SourceView, keras_links, show_source
 from kerasmini.book.steps import call_steps, step_lines
 from kerasmini.book.tf_sources import tf_source, tf_table
@@ -66,4 +73,6 @@ __all__ = [
     "plot_hook_calls", "plot_module_tree", "plot_nodes", "plot_optimizer_slots",
     "plot_tape", "show_compiled", "show_source", "side_by_side", "step_lines",
     "tf_source", "tf_table", "trace",
+    # the saving chapter's drawings
+    "LoadingRecorder", "plot_keras_archive", "plot_loading_order",
 ]

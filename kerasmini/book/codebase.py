@@ -225,7 +225,7 @@ def floor_levels(graph: dict[str, set[str]] | None = None) -> list[list[str]]:
     folder it imports (the ground floor imports nothing).
 
     >>> floor_levels()[:2]
-    [['api_export', 'tree'], ['backend', 'datasets', 'utils']]
+    [['api_export', 'tree'], ['backend']]
     """
     graph = floor_graph() if graph is None else graph
     level = {}

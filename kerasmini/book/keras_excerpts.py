@@ -49,6 +49,7 @@ def _e3(path, start, end, contains):
 
 
 _K2_LAYER = "keras/engine/base_layer.py"
+_K2_TRAINING = "keras/engine/training.py"
 _K3 = "keras/src/"
 
 KERAS_EXCERPTS: dict[str, Excerpt] = {
@@ -77,6 +78,62 @@ KERAS_EXCERPTS: dict[str, Excerpt] = {
         _K3 + "ops/function.py", 78, 92, "map_graph("),
     "keras3-map-graph-computable": _e3(
         _K3 + "ops/function.py", 355, 377, "computable_tensors"),
+    # issue 22, the saving side (chapter 13). Keras 2 (v2.6.0): the format
+    # chosen by the path, the SavedModel (traced functions and the object
+    # graph), the HDF5 file (config in attributes, weights by position), the
+    # object-based checkpoint (edges named by attributes).
+    "keras2-save-model-chooses-format": _e2(
+        "keras/saving/save.py", 122, 150, "saved_model_save.save"),
+    "keras2-load-model-chooses-format": _e2(
+        "keras/saving/save.py", 195, 205, "h5py.is_hdf5(filepath)"),
+    "keras2-saved-model-save": _e2(
+        "keras/saving/saved_model/save.py", 88, 98, "save_and_return_nodes"),
+    "keras2-saved-model-layer-metadata": _e2(
+        "keras/saving/saved_model/layer_serialization.py", 44, 66,
+        "get_serialized(self.obj)"),
+    "keras2-saved-model-layer-objects": _e2(
+        "keras/saving/saved_model/save_impl.py", 112, 124, "trainable_variables="),
+    "keras2-saved-model-layer-functions": _e2(
+        "keras/saving/saved_model/save_impl.py", 156, 173,
+        "call_and_return_conditional_losses"),
+    "keras2-saved-model-load": _e2(
+        "keras/saving/saved_model/load.py", 131, 146, "KerasObjectLoader"),
+    "keras2-saved-model-revive": _e2(
+        "keras/saving/saved_model/load.py", 434, 438, "revive_custom_object"),
+    "keras2-revive-custom-object": _e2(
+        "keras/saving/saved_model/load.py", 966, 993, "revived_cls"),
+    "keras2-h5-refuses-subclassed": _e2(
+        "keras/saving/save.py", 136, 144, "_is_graph_network"),
+    "keras2-model-metadata": _e2(
+        "keras/saving/saving_utils.py", 143, 153, "model.get_config()"),
+    "keras2-save-model-to-hdf5": _e2(
+        "keras/saving/hdf5_format.py", 109, 126, "model_weights"),
+    "keras2-load-model-from-hdf5": _e2(
+        "keras/saving/hdf5_format.py", 173, 184, "load_weights_from_hdf5_group"),
+    "keras2-hdf5-by-position": _e2(
+        "keras/saving/hdf5_format.py", 673, 700, "filtered_layers[k]"),
+    "keras2-save-weights-tf-format": _e2(
+        _K2_TRAINING, 2250, 2258, "_trackable_saver.save"),
+    "keras2-setattr-tracks": _e2(
+        _K2_LAYER, 2785, 2787, "sticky_attribute_assignment"),
+    "keras2-add-weight-tracks-by-name": _e2(
+        _K2_LAYER, 647, 648, "_add_variable_with_custom_getter"),
+    "keras2-functional-checkpoint-names": _e2(
+        "keras/engine/functional.py", 336, 358, "layer_with_weights-"),
+    # Keras 3 (v3.15.1): the legacy HDF5 path kept, `module: null`, and the
+    # order of loading.
+    "keras3-save-model-legacy-h5": _e3(
+        _K3 + "saving/saving_api.py", 83, 91, "considered legacy"),
+    "keras3-save-model-chooses-format": _e3(
+        _K3 + "saving/saving_api.py", 107, 122, "save_model_to_hdf5"),
+    "keras3-load-model-legacy-h5": _e3(
+        _K3 + "saving/saving_api.py", 196, 202, "load_model_from_hdf5"),
+    "keras3-main-module-is-null": _e3(
+        _K3 + "saving/serialization_lib.py", 123, 126, '"__main__"'),
+    "keras3-deserialize-builds-and-compiles": _e3(
+        _K3 + "saving/serialization_lib.py", 785, 792, "build_from_config"),
+    "keras3-load-model-from-fileobj": _e3(
+        _K3 + "saving/saving_lib.py", 499, 575, "_load_state("),
 }  # fmt: skip
 
 

@@ -623,6 +623,21 @@ KERAS_SOURCES: dict[str, KerasSource] = {
         _k2("keras/utils/tf_utils.py", 416, 432, "maybe_init_scope"),
         None,
     ),
+    # issue 22, the saving side (chapter 13): how each library loads weights
+    # back, and saving the weights alone (Keras 2: an HDF5 file or a TF
+    # checkpoint; Keras 3 and kerasmini: `.weights.h5`)
+    "load_state": KerasSource(
+        _k2("keras/saving/hdf5_format.py", 649, 713, "load_weights_from_hdf5_group"),
+        _k3(_K3_SAVING, 833, 934, "_load_state"),
+    ),
+    "Model.save_weights": KerasSource(
+        _k2(_K2_TRAINING, 2148, 2264),
+        _k3(_K3_MODEL, 319, 375),
+    ),
+    "Model.load_weights": KerasSource(
+        _k2(_K2_TRAINING, 2266, 2366),
+        _k3(_K3_MODEL, 377, 425),
+    ),
 }
 
 # kerasmini names whose real counterpart is not in keras-team/keras at all.

@@ -342,6 +342,22 @@ class Layer(Module, Operation):
                 dry_run(self, input_shape, self.dtype)
         self.built = True
 
+    def _build_at_init(self):
+        """Mark the layer built now if it has nothing to build.
+
+        Keras 3 calls this at the end of ``__init__`` in the layers whose
+        ``build`` is the default and who own no weights (pooling, dropout,
+        activation, masking): they are built from the start, so ``summary``
+        never calls them unbuilt and their saved config has no
+        ``build_config`` (they are never built from a shape).
+
+        >>> from kerasmini.layers import Dropout, Dense
+        >>> Dropout(0.5).built, Dense(2).built
+        (True, False)
+        """
+        if type(self).build is Layer.build:
+            self.built = True
+
     def call(self, inputs, *args, **kwargs):
         """The computation. The base layer returns its inputs unchanged."""
         return inputs

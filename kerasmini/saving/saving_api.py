@@ -26,6 +26,9 @@ import zipfile
 from kerasmini.api_export import keras_export
 from kerasmini.saving import limits, saving_lib
 
+# Keras 2's format, which Keras 3 still writes and reads; kerasmini does not.
+LEGACY_H5 = (".h5", ".hdf5")
+
 
 def _path(filepath):
     if not isinstance(filepath, (str, os.PathLike)):
@@ -78,12 +81,20 @@ def save_model(model, filepath, overwrite=True, **kwargs):
     >>> save_model(Sequential([layers.Input((2,)), layers.Dense(1)]), "model.h5")
     Traceback (most recent call last):
       ...
-    ValueError: Invalid filepath extension for saving. Please add a `.keras` extension ...
+    ValueError: kerasmini does not write the legacy HDF5 format. Keras 3 still ...
     """
     if kwargs:
         raise ValueError(f"The following argument(s) are not supported: "
                          f"{list(kwargs)}")
     path = _path(filepath)
+    if path.endswith(LEGACY_H5):
+        raise ValueError(
+            "kerasmini does not write the legacy HDF5 format. Keras 3 still "
+            "writes a `.h5`/`.hdf5` path as a legacy HDF5 file (Keras 2's "
+            "format, with a warning that it is legacy); kerasmini writes only "
+            "the native Keras format: use a `.keras` extension. "
+            f"Received: filepath={path}"
+        )
     if not path.endswith(".keras"):
         raise ValueError(
             "Invalid filepath extension for saving. Please add a `.keras` extension "
@@ -117,6 +128,13 @@ def load_model(filepath, custom_objects=None, compile=True, safe_mode=True):
     """
     path = _path(filepath)
     _check_source(path, "`.keras`")
+    if path.endswith(LEGACY_H5):
+        raise ValueError(
+            "kerasmini cannot load legacy HDF5 model files (`.h5`/`.hdf5`, "
+            "Keras 2's format, which Keras 3 still reads and writes). Load it "
+            "with Keras, save it again with a `.keras` extension, and load that "
+            f"file. Received: filepath={path}"
+        )
     if not path.endswith(".keras"):
         raise ValueError(f"Invalid filename: expected a `.keras` extension. "
                          f"Received: filepath={path}")
@@ -181,6 +199,13 @@ def load_weights(model, filepath, skip_mismatch=False):
     ValueError: Cannot load '...w.weights.h5': Layer 'out': weight 'kernel' has shape ...
     """
     path = _path(filepath)
+    if path.endswith(LEGACY_H5) and not path.endswith(".weights.h5"):
+        raise ValueError(
+            "kerasmini cannot load weights from a legacy HDF5 file (`.h5`/"
+            "`.hdf5`, Keras 2's format, which Keras 3 still reads, matching "
+            "layers by position): only `.weights.h5`, `.weights.npz` and "
+            f"`.keras` files. Received: filepath={path}"
+        )
     if not path.endswith((".weights.h5", ".weights.npz", ".keras")):
         raise ValueError(
             "File format not supported: expected a `.weights.h5`, `.weights.npz` "

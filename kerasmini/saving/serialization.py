@@ -186,6 +186,10 @@ def serialize_keras_object(obj):
             f"It returned: {inner!r}"
         )
     module, class_name, registered = _public_class_fields(type(obj))
+    if module == "__main__":
+        # a class typed in a notebook or script: no other process can import
+        # it from "__main__", so Keras writes null (found by registered name)
+        module = None
     config = {"module": module, "class_name": class_name,
               "config": serialize_keras_object(inner), "registered_name": registered}
     if hasattr(obj, "get_build_config"):
@@ -440,6 +444,11 @@ def resolve_identifier(identifier, kind, objects, known=None, hint=""):
     if identifier is None:
         return None
     if isinstance(identifier, dict):
+        if "class_name" not in identifier:
+            raise ValueError(
+                f"Could not interpret {kind} identifier: {identifier!r}. A dict "
+                f"must be a serialized {kind} with 'class_name' and 'config'."
+            )
         return deserialize_keras_object(identifier)
     obj = identifier
     if isinstance(identifier, str):

@@ -1,9 +1,13 @@
-"""Keras's utilities: seeds, the progress bar, ``plot_model``, summaries.
+"""Keras's utilities: seeds, the progress bar, ``plot_model``, summaries,
+and the data helpers: ``get_file``, ``to_categorical``, ``pad_sequences``,
+the image helpers and the ``*_dataset_from_*`` functions.
 
-``plot_model``, ``plot_history`` and ``Progbar`` are loaded on first access by
-the module ``__getattr__`` below: importing kerasmini never imports graphviz
-or matplotlib. (The book's own instruments, ``show_source``, ``trace`` and the
-diagrams, are in :mod:`kerasmini.book`.)
+Everything but ``set_random_seed`` is loaded on first access by the module
+``__getattr__`` below: importing kerasmini never imports graphviz,
+matplotlib or Pillow. (The three ``*_dataset_from_*`` functions return a
+``PyDataset`` and so live in ``kerasmini/datasets/``, above ``trainers/``.)
+The book's own instruments (``show_source``, ``trace`` and the diagrams)
+are in :mod:`kerasmini.book`.
 
 >>> from kerasmini import utils
 >>> utils.set_random_seed(0)
@@ -30,10 +34,26 @@ _LAZY = {
     "PyDataset": "kerasmini.trainers.data_adapters.py_dataset_adapter",
     "plot_history": "kerasmini.utils.plotting",
     "Progbar": "kerasmini.utils.progbar",
+    "get_file": "kerasmini.utils.file_utils",
+    "to_categorical": "kerasmini.utils.numerical_utils",
+    "normalize": "kerasmini.utils.numerical_utils",
+    "pad_sequences": "kerasmini.utils.sequence_utils",
+    "array_to_img": "kerasmini.utils.image_utils",
+    "img_to_array": "kerasmini.utils.image_utils",
+    "load_img": "kerasmini.utils.image_utils",
+    "save_img": "kerasmini.utils.image_utils",
+    "image_dataset_from_directory": "kerasmini.datasets.image_dataset",
+    "text_dataset_from_directory": "kerasmini.datasets.text_dataset",
+    "timeseries_dataset_from_array": "kerasmini.datasets.timeseries_dataset",
 }
 
 
 __getattr__, __dir__ = lazy_attributes(__name__, _LAZY)
 
 
-__all__ = ["Progbar", "PyDataset", "plot_history", "plot_model", "set_random_seed"]
+__all__ = [
+    "Progbar", "PyDataset", "array_to_img", "get_file", "image_dataset_from_directory",
+    "img_to_array", "load_img", "normalize", "pad_sequences", "plot_history",
+    "plot_model", "save_img", "set_random_seed", "text_dataset_from_directory",
+    "timeseries_dataset_from_array", "to_categorical",
+]

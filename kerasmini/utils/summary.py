@@ -5,7 +5,7 @@ InputLayers, a Sequential does not), ``?`` for unknown shapes, parameter
 counts with thousands separators, a ``Connected to`` column when the graph
 is not a simple chain (``name[node_index][tensor_index]``), and totals with
 their size in bytes. Keras draws the box with the ``rich`` library; kerasmini
-draws the same kind of box by hand.
+draws the same box by hand, with the column widths ``rich`` gives Keras.
 
 >>> from kerasmini import Sequential, layers, backend
 >>> backend.clear_session()
@@ -13,13 +13,13 @@ draws the same kind of box by hand.
 ...                     layers.Dense(1)])
 >>> model.summary(line_length=60)
 Model: "sequential"
-┏━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━┓
-┃ Layer (type)            ┃ Output Shape       ┃   Param # ┃
-┡━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━┩
-│ dense (Dense)           │ (None, 10)         │       110 │
-├─────────────────────────┼────────────────────┼───────────┤
-│ dense_1 (Dense)         │ (None, 1)          │        11 │
-└─────────────────────────┴────────────────────┴───────────┘
+┏━━━━━━━━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━━━━━━━━━┳━━━━━━━━━━━┓
+┃ Layer (type)             ┃ Output Shape      ┃   Param # ┃
+┡━━━━━━━━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━━━━━━━━━╇━━━━━━━━━━━┩
+│ dense (Dense)            │ (None, 10)        │       110 │
+├──────────────────────────┼───────────────────┼───────────┤
+│ dense_1 (Dense)          │ (None, 1)         │        11 │
+└──────────────────────────┴───────────────────┴───────────┘
  Total params: 121 (484.00 B)
  Trainable params: 121 (484.00 B)
  Non-trainable params: 0 (0.00 B)
@@ -128,6 +128,34 @@ def _wrap(text, width):
     return out
 
 
+def _column_widths(line_length, positions):
+    """The text width of each column, as Keras's table (drawn by ``rich``)
+    lays them out.
+
+    Keras asks for columns that end at ``positions`` (fractions of
+    ``line_length``). Each column also needs a space on either side and each
+    border one character, so the request is too wide by the borders; the
+    excess is taken back evenly, one column after the other, each share
+    rounded as it goes (``rich``'s ``ratio_reduce``).
+
+    >>> _column_widths(72, [0.45, 0.80, 1.0])
+    [29, 21, 12]
+    """
+    requested, edge = [], 0
+    for position in positions:
+        right = int(line_length * position)
+        requested.append(right - edge + 2)  # a space on either side
+        edge = right
+    excess = sum(requested) - (line_length - len(positions) - 1)  # the borders
+    widths, left = [], len(requested)
+    for width in requested:
+        share = min(width, round(excess / left)) if excess > 0 else 0
+        widths.append(width - share - 2)
+        excess -= share
+        left -= 1
+    return widths
+
+
 def print_summary(model, line_length=None, positions=None, print_fn=None,
                   show_trainable=False):
     """Print (or hand line by line to ``print_fn``) the summary of ``model``.
@@ -159,9 +187,7 @@ def print_summary(model, line_length=None, positions=None, print_fn=None,
         headers.append("Trainable")
         positions = [p * 0.9 for p in positions] + [1.0]
         line_length = line_length + 12 if line_length_given is None else line_length
-    edges = [int(line_length * p) for p in positions]
-    widths = [b - a - 3 for a, b in zip([0] + edges[:-1], edges)]
-    widths[0] -= 1  # the outer border takes one column
+    widths = _column_widths(line_length, positions)
     layers = model.layers if type(model).__name__ == "Sequential" else \
         getattr(model, "_graph_layers", None) or model.layers
 

@@ -23,6 +23,7 @@ class Activation(Layer):
         super().__init__(**kwargs)
         self.supports_masking = True  # the mask passes through
         self.activation = activations.get(activation)
+        self._build_at_init()
 
     def call(self, inputs):
         if inputs.dtype == bool:  # NumPy has no `-x` for booleans

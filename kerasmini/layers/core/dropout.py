@@ -47,6 +47,7 @@ class Dropout(Layer):
                                                  owner=f"Dropout '{self.name}'")
         self.noise_shape = noise_shape
         self.seed = seed
+        self._build_at_init()
 
     def call(self, inputs, training=False):
         if not training or self.rate == 0:

@@ -35,6 +35,7 @@ class Masking(Layer):
         super().__init__(**kwargs)
         self.mask_value = mask_value
         self.supports_masking = True
+        self._build_at_init()
 
     def _keep(self, inputs, keepdims=False):
         # any(inputs != mask_value, axis=-1), from ops that have a symbolic form

@@ -38,6 +38,7 @@ class BaseGlobalPooling(Layer):
         self.data_format = check_data_format(data_format)
         self.keepdims = keepdims
         self.input_spec = InputSpec(ndim=self.rank + 2)
+        self._build_at_init()
 
     def call(self, inputs):
         axes = tuple(range(1, self.rank + 1))

@@ -37,6 +37,7 @@ class BasePooling1D(Layer):
         self.padding = check_padding(padding)
         self.data_format = check_data_format(data_format)
         self.input_spec = InputSpec(ndim=3)
+        self._build_at_init()
 
     def call(self, inputs):
         x = ops.expand_dims(inputs, axis=1)  # (batch, 1, steps, channels)

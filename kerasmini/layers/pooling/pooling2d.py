@@ -46,6 +46,7 @@ class BasePooling2D(Layer):
         self.padding = check_padding(padding)
         self.data_format = "channels_last"
         self.input_spec = InputSpec(ndim=4)
+        self._build_at_init()
 
     def call(self, inputs):
         return type(self).pool_function(inputs, self.pool_size, self.strides,
@@ -110,6 +111,7 @@ class GlobalAveragePooling2D(Layer):
         self.keepdims = validation.check_bool(keepdims, "keepdims",
                                               owner="GlobalAveragePooling2D")
         self.input_spec = InputSpec(ndim=4)
+        self._build_at_init()
 
     def call(self, inputs):
         return ops.mean(inputs, axis=(1, 2), keepdims=self.keepdims)

@@ -39,6 +39,7 @@ class Reshape(Layer):
                 f"at most one -1. Received: target_shape={target_shape}"
             )
         self.target_shape = target_shape
+        self.built = True  # nothing to create: built now, as in Keras 3
 
     def _resolve(self, input_shape):
         if not input_shape:
@@ -64,7 +65,8 @@ class Reshape(Layer):
         self._resolve(input_shape)
 
     def call(self, inputs):
-        return ops.reshape(inputs, (inputs.shape[0],) + self._resolve(inputs.shape))
+        target = self._resolve(inputs.shape)  # checks the batch axis first
+        return ops.reshape(inputs, (inputs.shape[0],) + target)
 
     def compute_output_shape(self, input_shape):
         return (input_shape[0],) + self._resolve(input_shape)
