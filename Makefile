@@ -16,6 +16,8 @@
 #                   the data helpers give Keras's arrays and batches
 #   make parity     the book's scenarios run by kerasmini and real Keras, compared;
 #                   Keras's own unit tests run against kerasmini (a measurement)
+#   make keras-unit-tests  every Keras unit test of losses, metrics, layers and ops
+#                   against kerasmini, summed per family (a measurement, ~5 min)
 #   make browser-test  the built site in headless Chromium (screenshots in _build/screenshots):
 #                   console errors, layout at 1280 and 390 px, axe-core (WCAG A/AA)
 #   make pdf        the book as one PDF (TeX Live, installed with apt-get if missing),
@@ -34,7 +36,7 @@ SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && echo
 
 .PHONY: venv graphviz bubblewrap lint browser-test test book benchmark notebooks classroom \
 	student grade feedback student-book interop parity clean keras-releases texlive pdf \
-	package axe
+	package axe keras-unit-tests
 
 venv: $(STAMP)
 
@@ -183,6 +185,8 @@ $(KERAS_DATA_VENV)/.installed:
 interop: venv $(KERAS_VENV)/.installed $(KERAS_DATA_VENV)/.installed
 	KERASMINI_REAL_KERAS_PYTHON=$(abspath $(KERAS_VENV))/bin/python KERAS_BACKEND=torch \
 	  $(VPY) -m pytest tests/test_saving_keras_interop.py tests/test_rnn_keras.py \
+	  tests/test_losses_keras.py tests/test_masking_keras.py \
+	  tests/test_layer_configs_keras.py tests/test_config_keras.py \
 	  tests/test_ops_keras.py -q
 	KERASMINI_REAL_KERAS_DATA_PYTHON=$(abspath $(KERAS_DATA_VENV))/bin/python \
 	  $(VPY) -m pytest tests/test_utils_data_keras.py -q
@@ -202,6 +206,11 @@ parity: venv $(KERAS_VENV)/.installed $(KERAS_VENV)/.test-deps
 	  --json _build/parity/keras_unit_tests.json
 	-$(KERAS_VENV)/bin/python tools/guide_tests_on_keras.py \
 	  --json _build/parity/guide_tests_on_keras.json
+
+# All of Keras's unit tests of four families, not only the taught classes' files.
+keras-unit-tests: $(KERAS_VENV)/.installed $(KERAS_VENV)/.test-deps
+	-$(KERAS_VENV)/bin/python tools/keras_unit_tests.py \
+	  --family losses metrics layers ops --json _build/parity/keras_unit_tests_families.json
 
 clean:
 	rm -rf _build

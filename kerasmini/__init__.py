@@ -19,6 +19,7 @@ from kerasmini import (
     activations,
     backend,
     callbacks,
+    config,
     constraints,
     datasets,
     initializers,
@@ -53,7 +54,8 @@ __all__ = [
     "Functional", "GradientTape", "Input", "InputSpec", "KerasTensor", "Layer",
     "Loss", "Metric", "Model", "Module", "Operation", "Optimizer", "Sequential",
     "Variable",
-    "activations", "backend", "callbacks", "constraints", "datasets", "function",
+    "activations", "backend", "callbacks", "config", "constraints", "datasets",
+    "function",
     "initializers", "layers", "losses", "metrics", "models", "name_scope", "ops",
     "optimizers", "random", "regularizers", "saving", "utils",
 ]

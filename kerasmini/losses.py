@@ -25,12 +25,13 @@ import numpy as np
 
 from kerasmini import ops
 from kerasmini.api_export import keras_export
-from kerasmini.backend import validation
+from kerasmini.backend import config, validation
 from kerasmini.backend.core import is_tensor
 from kerasmini.backend.masking import get_keras_mask
 from kerasmini.backend.naming import auto_name
 from kerasmini.backend.nn import cached_logits
 from kerasmini.saving import serialization
+from kerasmini.tree import flatten, is_nested, map_structure, pack_sequence_as
 
 _REDUCTIONS = ("sum_over_batch_size", "sum", "mean", "none", None)
 
@@ -51,19 +52,32 @@ def _as_tensor(x, dtype=None):
     return x
 
 
-def squeeze_or_expand_to_same_rank(x1, x2):
-    """Line up ranks that differ by a trailing 1: ``(n,)`` vs ``(n, 1)``.
+def squeeze_or_expand_to_same_rank(x1, x2, expand_rank_1=True):
+    """Line up two ranks that differ by a trailing axis of size 1.
+
+    Labels of shape ``(n,)`` against predictions of shape ``(n, 1)`` would
+    otherwise broadcast to an ``(n, n)`` matrix of every label against every
+    prediction: a wrong loss with no error. Keras 3 lines them up first
+    (``keras/src/losses/loss.py``): a rank-1 side gets a trailing axis (if
+    ``expand_rank_1``), otherwise the side with the extra axis of 1 loses it.
 
     >>> [a.shape for a in squeeze_or_expand_to_same_rank(np.zeros(3), np.zeros((3, 1)))]
     [(3, 1), (3, 1)]
+    >>> [a.shape for a in squeeze_or_expand_to_same_rank(np.zeros((2, 3, 1)),
+    ...                                                   np.zeros((2, 3)))]
+    [(2, 3), (2, 3)]
     """
     r1, r2 = len(_shape(x1)), len(_shape(x2))
     if r1 == r2 + 1 and _shape(x1)[-1] == 1:
-        x2 = ops.expand_dims(x2, -1) if r2 == 1 else x2
-        x1 = x1 if r2 == 1 else ops.squeeze(x1, -1)
+        if r2 == 1 and expand_rank_1:
+            x2 = ops.expand_dims(x2, -1)
+        else:
+            x1 = ops.squeeze(x1, -1)
     elif r2 == r1 + 1 and _shape(x2)[-1] == 1:
-        x1 = ops.expand_dims(x1, -1) if r1 == 1 else x1
-        x2 = x2 if r1 == 1 else ops.squeeze(x2, -1)
+        if r1 == 1 and expand_rank_1:
+            x1 = ops.expand_dims(x1, -1)
+        else:
+            x2 = ops.squeeze(x2, -1)
     return x1, x2
 
 
@@ -154,7 +168,16 @@ def binary_crossentropy(y_true, y_pred, from_logits=False, label_smoothing=0.0,
     """
     if not from_logits and cached_logits(y_pred) is not None:
         y_pred, from_logits = cached_logits(y_pred), True  # as Keras's TF backend
-    y_true, y_pred = _regression_inputs("binary_crossentropy", y_true, y_pred)
+    y_pred = _as_tensor(y_pred)
+    y_true = _as_tensor(y_true, _dtype(y_pred))
+    if _shape(y_true) != _shape(y_pred):
+        # the function does not line ranks up (Keras 3's neither; its Loss
+        # object and compile(loss=...) do, before they call it)
+        raise ValueError(
+            "Loss `binary_crossentropy`: arguments `target` and `output` must "
+            f"have the same shape. Received: target.shape={_shape(y_true)}, "
+            f"output.shape={_shape(y_pred)}"
+        )
     _check_axis("binary_crossentropy", axis, y_pred)
     if label_smoothing:
         y_true = ops.add(ops.multiply(y_true, 1.0 - label_smoothing),
@@ -285,7 +308,8 @@ class Loss:
         name: default: the snake-case class name, uniquified.
         reduction: ``"sum_over_batch_size"`` (default), ``"sum"``,
             ``"mean"`` (the same as the default) or ``"none"``.
-        dtype: unused here; kept for signature compatibility.
+        dtype: the dtype both sides are converted to before ``call``
+            (default floatx), as in Keras 3.
 
     >>> class MeanCubicError(Loss):
     ...     def call(self, y_true, y_pred):
@@ -302,11 +326,17 @@ class Loss:
             )
         self.name = name or auto_name(type(self).__name__)
         self.reduction = reduction
-        self.dtype = dtype
+        self.dtype = config.standardize_dtype_policy(dtype)  # default floatx
 
     def __call__(self, y_true, y_pred, sample_weight=None):
-        mask = get_keras_mask(y_pred)  # e.g. padded time steps: not counted
+        in_mask = get_keras_mask(y_pred)  # e.g. padded time steps: not counted
+        # both sides in the loss's dtype first, as Keras 3's Loss.__call__
+        y_pred = map_structure(lambda x: _as_tensor(x, self.dtype), y_pred)
+        y_true = map_structure(lambda x: _as_tensor(x, self.dtype), y_true)
         values = self.call(y_true, y_pred)
+        out_mask = get_keras_mask(values)  # a `call` may mask its own values
+        mask = in_mask if out_mask is None else out_mask if in_mask is None \
+            else ops.logical_and(in_mask, out_mask)
         return reduce_weighted_values(values, sample_weight, self.reduction, mask)
 
     def call(self, y_true, y_pred):
@@ -330,7 +360,15 @@ class LossFunctionWrapper(Loss):
     """A :class:`Loss` around a loss function ``fn(y_true, y_pred, **kwargs)``.
 
     >>> LossFunctionWrapper(mean_absolute_error, name="mae")(np.ones(2), np.zeros(2))
-    array(1.)
+    array(1., dtype=float32)
+
+    The labels and predictions are lined up first: ``(n,)`` labels against
+    ``(n, 1)`` predictions give one error per sample, not an ``(n, n)`` matrix.
+
+    >>> def squared(y_true, y_pred):
+    ...     return ops.square(y_true - y_pred)
+    >>> float(LossFunctionWrapper(squared)(np.array([0.0, 1.0]), np.array([[0.0], [0.0]])))
+    0.5
     """
 
     def __init__(self, fn, reduction="sum_over_batch_size", name=None, dtype=None,
@@ -341,6 +379,15 @@ class LossFunctionWrapper(Loss):
         self._fn_kwargs = kwargs
 
     def call(self, y_true, y_pred):
+        # (n,) labels against (n, 1) predictions: line the ranks up before
+        # the function sees them (a custom function would broadcast them)
+        if is_nested(y_true) or is_nested(y_pred):
+            pairs = [squeeze_or_expand_to_same_rank(t, p)
+                     for t, p in zip(flatten(y_true), flatten(y_pred))]
+            y_true = pack_sequence_as(y_true, [t for t, _ in pairs])
+            y_pred = pack_sequence_as(y_pred, [p for _, p in pairs])
+        else:
+            y_true, y_pred = squeeze_or_expand_to_same_rank(y_true, y_pred)
         return self.fn(y_true, y_pred, **self._fn_kwargs)
 
     def get_config(self):

@@ -2,16 +2,21 @@
 
 import pytest
 
-from kerasmini import backend, utils
+from kerasmini import backend, config, utils
 
 
 @pytest.fixture(autouse=True)
 def fresh_session():
-    """``clear_session()`` (``dense`` is free again) and a fixed seed."""
+    """``clear_session()`` (``dense`` is free again), a fixed seed, and the
+    global settings of ``kerasmini.config`` put back after the test."""
     backend.clear_session()
     utils.set_random_seed(0)
+    settings = (config.floatx(), config.epsilon(), config.image_data_format())
     yield
     backend.clear_session()
+    config.set_floatx(settings[0])
+    config.set_epsilon(settings[1])
+    config.set_image_data_format(settings[2])
 
 
 def pytest_collection_modifyitems(config, items):

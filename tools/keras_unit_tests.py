@@ -11,8 +11,12 @@ feature fails its own tests, not the whole file. Nothing here is a gate: the
 script prints passed/failed/errors/skipped per file and exits 0.
 
     .venv-keras/bin/python tools/keras_unit_tests.py [--keras] [--json OUT]
+        [--family losses metrics layers ops] [--per-file]
 
 ``--keras`` also runs the same files against real Keras, for the baseline.
+Without ``--family`` the files of the taught classes run (``FILES``); with
+it, every ``*_test.py`` under ``keras/src/<family>/`` (``FAMILIES``), and the
+table gives one line per family (``--per-file`` adds the files).
 """
 
 import argparse
@@ -40,6 +44,10 @@ FILES = [
     "models/model_test.py",
 ]
 
+# Whole families of Keras's tests, for `--family`: every *_test.py below
+# keras/src/<family>/ (the layers family includes the taught layer_test.py).
+FAMILIES = ("losses", "metrics", "layers", "ops")
+
 # Left out: backend/common/keras_tensor_test.py imports TensorFlow, and most of
 # backend/common/variables_test.py compares dtypes with JAX (not installed).
 
@@ -58,6 +66,15 @@ SOURCES = {
     "models.sequential": ["kerasmini.models.sequential"],
     "ops": ["kerasmini.ops"],
     "ops.node": ["kerasmini.ops.node"],
+    "ops.numpy": ["kerasmini.ops.numpy", "kerasmini.ops"],
+    "ops.nn": ["kerasmini.ops.nn", "kerasmini.ops"],
+    "ops.core": ["kerasmini.ops.core", "kerasmini.ops"],
+    "ops.math": ["kerasmini.ops"], "ops.linalg": ["kerasmini.ops"],
+    "ops.image": ["kerasmini.ops"],
+    "losses": ["kerasmini.losses"], "losses.loss": ["kerasmini.losses"],
+    "losses.losses": ["kerasmini.losses"],
+    "backend.config": ["kerasmini.backend.config"],
+    "backend.common": ["kerasmini.backend.config", "kerasmini.backend"],
     "backend": ["kerasmini.backend", "keras._extras"],
     "backend.numpy": ["kerasmini.backend.numpy", "kerasmini.backend.nn",
                       "kerasmini.backend.numpy_extra"],
@@ -169,6 +186,8 @@ def backend():
 
 
 KerasTensor = kerasmini.KerasTensor
+# NumPy arrays only: the tests of sparse and ragged inputs skip themselves
+SUPPORTS_SPARSE_TENSORS = SUPPORTS_RAGGED_TENSORS = False
 convert_to_numpy = np.asarray
 is_tensor = lambda x: isinstance(x, np.ndarray)  # noqa: E731
 '''
@@ -201,11 +220,12 @@ class TestCase(parameterized.TestCase):
         self.addCleanup(shutil.rmtree, path, ignore_errors=True)
         return path
 
-    def assertAllClose(self, x1, x2, atol=1e-6, rtol=1e-6, msg=None):
+    def assertAllClose(self, x1, x2, atol=1e-6, rtol=1e-6, msg=None, **tpu):
+        # tpu_atol and tpu_rtol are for JAX on a TPU: not this machine
         np.testing.assert_allclose(_np(x1), _np(x2), atol=atol, rtol=rtol,
                                    err_msg=msg or "")
 
-    def assertNotAllClose(self, x1, x2, atol=1e-6, rtol=1e-6, msg=None):
+    def assertNotAllClose(self, x1, x2, atol=1e-6, rtol=1e-6, msg=None, **tpu):
         self.assertFalse(np.allclose(_np(x1), _np(x2), atol=atol, rtol=rtol), msg)
 
     def assertAllEqual(self, x1, x2, msg=None):
@@ -249,7 +269,7 @@ def uses_gpu():
     return False
 
 
-jax_uses_gpu = tensorflow_uses_gpu = torch_uses_gpu = uses_gpu
+jax_uses_gpu = tensorflow_uses_gpu = torch_uses_gpu = jax_uses_tpu = uses_gpu
 test_case = test_utils = __import__(__name__)
 '''
 
@@ -282,11 +302,24 @@ def submodules(src):
     return sorted(names)
 
 
-def prepare(tmp, shim):
+def select(families=None):
+    """The test files (paths under keras/src) to run."""
+    if not families:
+        return list(FILES)
+    src = keras_source()
+    return [path.relative_to(src).as_posix() for family in families
+            for path in sorted((src / family).rglob("*_test.py"))]
+
+
+def family_of(rel):
+    return rel.split("/", 1)[0]
+
+
+def prepare(tmp, shim, files):
     cases = tmp / "cases"
     cases.mkdir()
     src = keras_source()
-    for rel in FILES:
+    for rel in files:
         target = cases / rel.replace("/", "__")
         shutil.copy(src / rel, target)
     (tmp / "pytest.ini").write_text("[pytest]\n")
@@ -304,11 +337,12 @@ def prepare(tmp, shim):
     return cases
 
 
-def run(shim, timeout=900):
+def run(shim, files, timeout=None):
     """``{file: {"passed": n, ...}}`` and a Counter of the failure reasons."""
+    timeout = timeout or max(900, 60 * len(files))
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
-        cases = prepare(tmp, shim)
+        cases = prepare(tmp, shim, files)
         env = dict(os.environ, KERAS_BACKEND="torch",
                    PARITY_BACKEND="numpy" if shim else "torch",
                    PYTHONPATH=str(tmp / "support"))
@@ -325,17 +359,17 @@ def run(shim, timeout=900):
                        timeout=timeout, check=False)
         if os.environ.get("KERAS_UNIT_TESTS_DEBUG"):
             print(result.stdout, result.stderr[-3000:])
-        return count(junit)
+        return count(junit, files)
 
 
-def count(junit):
+def count(junit, files):
     counts = {rel: {"passed": 0, "failed": 0, "errors": 0, "skipped": 0}
-              for rel in FILES}
-    by_stem = {Path(rel.replace("/", "__")).stem: rel for rel in FILES}
+              for rel in files}
+    by_stem = {Path(rel.replace("/", "__")).stem: rel for rel in files}
     reasons = collections.Counter()
     for case in ET.parse(junit).iter("testcase"):
-        where = case.get("classname", "") + "." + case.get("name", "")
-        rel = next((r for stem, r in by_stem.items() if stem in where), None)
+        parts = (case.get("classname", "") + "." + case.get("name", "")).split(".")
+        rel = next((by_stem[p] for p in parts if p in by_stem), None)
         if rel is None:
             continue
         if case.find("error") is not None:
@@ -357,19 +391,32 @@ def reason(element):
     return re.sub(r" at 0x[0-9a-f]+", "", text[0] if text else "?")[:120]
 
 
-def table(results):
+KINDS = ("passed", "failed", "errors", "skipped")
+
+
+def by_family(counts):
+    """The per-file counts summed per family (``layers``, ``ops``, ...)."""
+    families = {}
+    for rel, row in counts.items():
+        total = families.setdefault(family_of(rel), dict.fromkeys(KINDS, 0))
+        for k in KINDS:
+            total[k] += row[k]
+    return families
+
+
+def table(results, rows):
     columns = list(results)
-    lines = [f"{'keras/src/...':<38}" + "".join(f"{c:>26}" for c in columns)]
-    lines.append(" " * 38 + "".join(f"{'pass/fail/err/skip':>26}" for _ in columns))
-    for rel in FILES + ["total"]:
+    lines = [f"{'keras/src/...':<46}" + "".join(f"{c:>26}" for c in columns)]
+    lines.append(" " * 46 + "".join(f"{'pass/fail/err/skip':>26}" for _ in columns))
+    for rel in rows + ["total"]:
         cells = []
         for c in columns:
             row = (results[c][rel] if rel != "total" else
-                   {k: sum(r[k] for r in results[c].values())
-                    for k in ("passed", "failed", "errors", "skipped")})
+                   {k: sum(r[k] for key, r in results[c].items() if key in rows)
+                    for k in KINDS})
             cells.append(f"{row['passed']}/{row['failed']}/{row['errors']}/"
                          f"{row['skipped']}")
-        lines.append(f"{rel:<38}" + "".join(f"{cell:>26}" for cell in cells))
+        lines.append(f"{rel:<46}" + "".join(f"{cell:>26}" for cell in cells))
     return "\n".join(lines)
 
 
@@ -380,12 +427,21 @@ def main(argv=None):
     parser.add_argument("--json", help="write the counts to this file")
     parser.add_argument("--reasons", type=int, default=12,
                         help="how many failure reasons to list")
+    parser.add_argument("--family", nargs="+", choices=FAMILIES,
+                        help="run every test file of these families of keras/src")
+    parser.add_argument("--per-file", action="store_true",
+                        help="with --family: one line per file, not per family")
     args = parser.parse_args(argv)
+    files = select(args.family)
     results, reasons = {}, {}
-    results["kerasmini (shim)"], reasons["kerasmini (shim)"] = run(shim=True)
+    results["kerasmini (shim)"], reasons["kerasmini (shim)"] = run(True, files)
     if args.keras:
-        results["keras 3.15.1 (torch)"], reasons["keras"] = run(shim=False)
-    print(table(results))
+        results["keras 3.15.1 (torch)"], reasons["keras"] = run(False, files)
+    if args.family and not args.per_file:
+        print(table({c: by_family(counts) for c, counts in results.items()},
+                    list(args.family)))
+    else:
+        print(table(results, files))
     print("\nkerasmini's most frequent failure reasons:")
     for text, n in reasons["kerasmini (shim)"].most_common(args.reasons):
         print(f"{n:5}  {text}")
@@ -393,6 +449,7 @@ def main(argv=None):
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         Path(args.json).write_text(json.dumps(
             {"counts": results,
+             "families": {c: by_family(counts) for c, counts in results.items()},
              "reasons": {k: dict(v.most_common()) for k, v in reasons.items()}},
             indent=1))
     return 0

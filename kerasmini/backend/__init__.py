@@ -21,7 +21,10 @@ from kerasmini.backend.config import (
     backend,
     epsilon,
     floatx,
+    image_data_format,
+    set_epsilon,
     set_floatx,
+    set_image_data_format,
     standardize_dtype,
 )
 from kerasmini.backend.core import (
@@ -86,8 +89,9 @@ __all__ = [
     "Function", "GradientTape", "Graph", "GraphTensor", "Primitive", "Variable",
     "auto_name", "backend", "clear_session", "convert_to_tensor", "current_graph",
     "current_path", "epsilon", "executing_eagerly", "floatx", "function",
-    "get_graph_variables", "get_uid", "image", "init_scope", "is_tensor", "math",
-    "name_scope", "nn", "numpy", "numpy_extra", "random", "register_session_hook", "reset_names",
-    "set_floatx", "standardize_dtype", "stop_gradient", "to_snake_case",
+    "get_graph_variables", "get_uid", "image", "image_data_format", "init_scope",
+    "is_tensor", "math", "name_scope", "nn", "numpy", "numpy_extra", "random",
+    "register_session_hook", "reset_names", "set_epsilon", "set_floatx",
+    "set_image_data_format", "standardize_dtype", "stop_gradient", "to_snake_case",
     "track_variable",
 ]

@@ -85,7 +85,8 @@ class Layer(Module, Operation):
     Args:
         trainable: whether the layer's weights are updated by training.
         name: unique auto name (``dense``, ``dense_1``...) if omitted.
-        dtype: the dtype of the weights and computations (default floatx).
+        dtype: the dtype of the weights and computations (default floatx):
+            a name, or the ``DTypePolicy`` dict that ``get_config`` writes.
         **kwargs: ``input_shape``/``input_dim``/``batch_input_shape`` and
             ``batch_size``, which a ``Sequential`` model reads from its first
             layer. Anything else is an error.
@@ -102,7 +103,9 @@ class Layer(Module, Operation):
         Module.__init__(self, name=name)  # Keras 2's root, tf.Module: the name
         Operation.__init__(self, name=name)  # Keras 3's root: its node lists
         self._trainable = trainable
-        self.dtype = config.standardize_dtype(dtype)
+        # a dtype name, or the DTypePolicy dict get_config writes (Keras 3's
+        # `dtype_policies.get`), so that `Dense(**Dense(2).get_config())` works
+        self.dtype = config.standardize_dtype_policy(dtype)
         self.autocast = kwargs.get("autocast", True)
         self.built = False
         self.input_spec = None
@@ -160,6 +163,17 @@ class Layer(Module, Operation):
         return list(self._flatten_layers(include_self=False, recursive=False))
 
     # -------------------------------------------------------------- weights
+    @property
+    def compute_dtype(self) -> str:
+        """The dtype of the computations: ``dtype`` (kerasmini has no mixed
+        precision, so it is also :attr:`variable_dtype`)."""
+        return self.dtype
+
+    @property
+    def variable_dtype(self) -> str:
+        """The dtype of the weights: ``dtype``."""
+        return self.dtype
+
     @property
     def trainable(self) -> bool:
         return self._trainable
@@ -354,6 +368,15 @@ class Layer(Module, Operation):
         >>> from kerasmini.layers import Dropout, Dense
         >>> Dropout(0.5).built, Dense(2).built
         (True, False)
+
+        A subclass that overrides ``build`` is not marked: its ``build`` must
+        still run.
+
+        >>> class Noisy(Dropout):
+        ...     def build(self, input_shape):
+        ...         self.scale = self.add_weight(shape=(), initializer="ones")
+        >>> Noisy(0.5).built
+        False
         """
         if type(self).build is Layer.build:
             self.built = True
@@ -430,7 +453,7 @@ class Layer(Module, Operation):
             previous_mask, mask_filled = populate_mask(self, inputs, rest, kwargs)
             # 7. Call the layer: infer the output (symbolic) or compute it.
             outputs = self._call_layer(inputs, rest, kwargs, symbolic)
-            set_mask_metadata(self, inputs, outputs, previous_mask)
+            outputs = set_mask_metadata(self, inputs, outputs, previous_mask)
         # 8. Add a node in the graph for symbolic calls.
         if symbolic:
             if mask_filled:  # found again on the inputs when the graph runs
@@ -552,6 +575,11 @@ class Layer(Module, Operation):
             check_get_config(self)  # a subclass with more arguments must write it
         config_ = {"name": self.name, "trainable": self.trainable,
                    "dtype": serialization.serialize_dtype_policy(self.dtype)}
+        if type(self).__init__ is Layer.__init__:
+            # no constructor of its own: Keras 3 writes the base constructor's
+            # arguments with their values (Operation's automatic config)
+            config_ = {"name": self.name, "activity_regularizer": None,
+                       **config_, "autocast": self.autocast}
         if self.activity_regularizer is not None:
             config_["activity_regularizer"] = regularizers.serialize(
                 self.activity_regularizer)

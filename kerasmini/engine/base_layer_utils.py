@@ -16,10 +16,10 @@ import warnings
 from kerasmini.backend import validation
 from kerasmini.backend.core import is_tensor
 from kerasmini.backend.keras_tensor import is_keras_tensor
-from kerasmini.backend.masking import get_keras_mask, set_keras_mask
+from kerasmini.backend.masking import expose_mask, get_keras_mask, set_keras_mask
 from kerasmini.backend.naming import name_scope
 from kerasmini.ops.operation import symbolic_scope
-from kerasmini.tree import flatten, map_structure
+from kerasmini.tree import flatten, map_structure, pack_sequence_as
 
 _NOT_SUBLAYERS = frozenset({"_inbound_nodes", "_outbound_nodes", "_keras_history",
                             "_output_layers", "_input_layers", "_self_ref",
@@ -184,14 +184,18 @@ def populate_mask(layer, inputs, rest, kwargs):
 
 def set_mask_metadata(layer, inputs, outputs, previous_mask):
     """Attach ``layer.compute_mask``'s result to the outputs as
-    ``_keras_mask`` (symbolic outputs get a symbolic mask); a layer that does
-    not support masking drops the mask, with Keras 3's warning.
+    ``_keras_mask`` (symbolic outputs get a symbolic mask) and return the
+    outputs: an eager array that now carries a mask comes back as a view that
+    holds it as an attribute (``output._keras_mask``, as on Keras's tensors).
+    A layer that does not support masking drops the mask, with Keras 3's
+    warning.
 
     >>> import numpy as np
     >>> from kerasmini.layers import Activation
     >>> outputs = np.ones((1, 2, 1))
-    >>> set_mask_metadata(Activation("relu"), None, outputs, np.array([[True, False]]))
-    >>> get_keras_mask(outputs)
+    >>> outputs = set_mask_metadata(Activation("relu"), None, outputs,
+    ...                             np.array([[True, False]]))
+    >>> outputs._keras_mask
     array([[ True, False]])
     """
     if not layer.supports_masking:
@@ -202,14 +206,16 @@ def set_mask_metadata(layer, inputs, outputs, previous_mask):
                 "layer does not support masking and will therefore destroy "
                 "the mask information. Downstream layers will not see the "
                 "mask.", stacklevel=3)
-        return
+        return outputs
     flat = flatten(outputs)
-    if all(get_keras_mask(x) is not None for x in flat):
-        return  # `call` attached its own masks
-    with symbolic_scope():  # mask ops on KerasTensors record no Node
-        masks = layer.compute_mask(inputs, previous_mask)
-    if masks is None:
-        return
-    for tensor, mask in zip(flat, flatten(masks)):
-        if mask is not None and get_keras_mask(tensor) is None:
-            set_keras_mask(tensor, mask)
+    if not all(get_keras_mask(x) is not None for x in flat):  # else `call` did
+        with symbolic_scope():  # mask ops on KerasTensors record no Node
+            masks = layer.compute_mask(inputs, previous_mask)
+        if masks is not None:
+            for tensor, mask in zip(flat, flatten(masks)):
+                if mask is not None and get_keras_mask(tensor) is None:
+                    set_keras_mask(tensor, mask)
+    exposed = [expose_mask(x) for x in flat]
+    if all(a is b for a, b in zip(exposed, flat)):
+        return outputs
+    return pack_sequence_as(outputs, exposed)

@@ -37,8 +37,9 @@ class InputLayer(Layer):
     ((None, 4), True, 0)
     """
 
-    def __init__(self, shape=None, batch_size=None, dtype=None, batch_shape=None,
-                 name=None, **kwargs):
+    def __init__(self, shape=None, batch_size=None, dtype=None, sparse=None,
+                 ragged=None, batch_shape=None, optional=False, name=None, **kwargs):
+        _check_dense_only(sparse=sparse, ragged=ragged, optional=optional)
         for legacy in ("input_shape", "batch_input_shape"):
             if legacy in kwargs:
                 value = kwargs.pop(legacy)
@@ -75,31 +76,45 @@ class InputLayer(Layer):
         return inputs
 
     def get_config(self):
-        """Keras 3's InputLayer config (``sparse`` is always false here).
+        """Keras 3's InputLayer config (``sparse``, ``ragged`` and
+        ``optional`` are always false here).
 
-        >>> InputLayer(shape=(3,), name="x").get_config()
-        {'batch_shape': (None, 3), 'dtype': 'float32', 'sparse': False, 'name': 'x'}
+        >>> InputLayer(shape=(3,), name="x").get_config()  # doctest: +NORMALIZE_WHITESPACE
+        {'batch_shape': (None, 3), 'dtype': 'float32', 'sparse': False,
+         'ragged': False, 'name': 'x', 'optional': False}
         """
         return {"batch_shape": self._batch_shape, "dtype": self.dtype,
-                "sparse": False, "name": self.name}
+                "sparse": False, "ragged": False, "name": self.name,
+                "optional": False}
 
     @classmethod
     def from_config(cls, config):
         """Recreate from :meth:`get_config` (or from real Keras's config, whose
         ``sparse``/``ragged``/``optional`` must be false: kerasmini has only
         dense inputs)."""
-        config = dict(config)
-        for key in ("sparse", "ragged", "optional"):
-            if config.pop(key, None):
-                raise ValueError(
-                    f"kerasmini's InputLayer does not support `{key}=True`. "
-                    f"Received: config={config}"
-                )
         return cls(**config)
 
 
+def _check_dense_only(**flags):
+    """kerasmini's inputs are dense and required: ``sparse``, ``ragged`` and
+    ``optional`` may only be given as false (Keras 3's defaults).
+
+    >>> _check_dense_only(sparse=True)
+    Traceback (most recent call last):
+      ...
+    ValueError: kerasmini's InputLayer does not support `sparse=True`: ...
+    """
+    for key, value in flags.items():
+        if value:
+            raise ValueError(
+                f"kerasmini's InputLayer does not support `{key}=True`: its "
+                f"inputs are dense and required. Received: {key}={value!r}"
+            )
+
+
 @keras_export(["kerasmini.Input", "kerasmini.layers.Input"])
-def Input(shape=None, batch_size=None, dtype=None, batch_shape=None, name=None):
+def Input(shape=None, batch_size=None, dtype=None, sparse=None, ragged=None,
+          batch_shape=None, name=None, optional=False):
     """A symbolic input: the KerasTensor a functional model starts from.
 
     Args:
@@ -108,6 +123,8 @@ def Input(shape=None, batch_size=None, dtype=None, batch_shape=None, name=None):
         dtype: the dtype (default floatx).
         batch_shape: full shape including the batch dimension.
         name: name of the InputLayer (and of the tensor).
+        sparse, ragged, optional: Keras 3's options for sparse, ragged and
+            optional inputs, which kerasmini does not have: only false.
 
     Returns:
         A :class:`~kerasmini.backend.keras_tensor.KerasTensor`.
@@ -116,5 +133,6 @@ def Input(shape=None, batch_size=None, dtype=None, batch_shape=None, name=None):
     (None, 3)
     """
     layer = InputLayer(shape=shape, batch_size=batch_size, dtype=dtype,
-                       batch_shape=batch_shape, name=name)
+                       sparse=sparse, ragged=ragged, batch_shape=batch_shape,
+                       name=name, optional=optional)
     return layer.output

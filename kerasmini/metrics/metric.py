@@ -48,7 +48,8 @@ class Metric:
 
     def __init__(self, name=None, dtype=None):
         self.name = name or auto_name(type(self).__name__)
-        self.dtype = dtype or config.floatx()
+        # a dtype name, or the DTypePolicy dict of a config (Keras 3)
+        self.dtype = config.standardize_dtype_policy(dtype)
         self._variables = []
 
     def add_variable(self, shape=(), initializer="zeros", dtype=None, name=None):

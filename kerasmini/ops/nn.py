@@ -358,7 +358,7 @@ def data_format(value, op):
     'channels_last'
     """
     if value is None:
-        value = getattr(backend.config, "image_data_format", lambda: "channels_last")()
+        value = backend.config.image_data_format()
     if value not in ("channels_last", "channels_first"):
         raise ValueError(
             f"ops.{op}: The `data_format` argument must be one of "

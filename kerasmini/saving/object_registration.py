@@ -32,7 +32,9 @@ _SCOPE_STACK = [{}]  # the innermost CustomObjectScope's dict is last
 
 
 @keras_export(["kerasmini.saving.CustomObjectScope",
-               "kerasmini.saving.custom_object_scope"])
+               "kerasmini.saving.custom_object_scope",
+               "kerasmini.utils.CustomObjectScope",
+               "kerasmini.utils.custom_object_scope"])
 class CustomObjectScope:
     """Make ``custom_objects`` visible to deserialization inside a ``with``.
 
@@ -69,7 +71,8 @@ def _scope_objects():
     return _SCOPE_STACK[-1]
 
 
-@keras_export("kerasmini.saving.get_custom_objects")
+@keras_export(["kerasmini.saving.get_custom_objects",
+               "kerasmini.utils.get_custom_objects"])
 def get_custom_objects():
     """The live global dict of registered custom objects.
 
@@ -79,7 +82,8 @@ def get_custom_objects():
     return GLOBAL_CUSTOM_OBJECTS
 
 
-@keras_export("kerasmini.saving.register_keras_serializable")
+@keras_export(["kerasmini.saving.register_keras_serializable",
+               "kerasmini.utils.register_keras_serializable"])
 def register_keras_serializable(package="Custom", name=None):
     """Class/function decorator: register under ``"package>name"``.
 
@@ -106,7 +110,8 @@ def register_keras_serializable(package="Custom", name=None):
     return decorator
 
 
-@keras_export("kerasmini.saving.get_registered_name")
+@keras_export(["kerasmini.saving.get_registered_name",
+               "kerasmini.utils.get_registered_name"])
 def get_registered_name(obj):
     """``"package>Name"`` if ``obj`` was registered, else its ``__name__``.
 
@@ -116,7 +121,8 @@ def get_registered_name(obj):
     return GLOBAL_CUSTOM_NAMES.get(obj, getattr(obj, "__name__", None))
 
 
-@keras_export("kerasmini.saving.get_registered_object")
+@keras_export(["kerasmini.saving.get_registered_object",
+               "kerasmini.utils.get_registered_object"])
 def get_registered_object(name, custom_objects=None):
     """Look ``name`` up in the scope, the global registry, then
     ``custom_objects``; ``None`` if it is in none of them.

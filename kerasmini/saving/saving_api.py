@@ -62,9 +62,12 @@ def _check_source(path, kind):
 
 
 def _damaged(path, error):
-    """One ValueError naming the file and the problem (``error`` chained)."""
+    """One error naming the file and the problem (``error`` chained): a
+    ``TypeError`` for an object the config names but nothing can rebuild (an
+    unregistered custom class, as Keras 3 raises), else a ``ValueError``."""
     problem = str(error) or type(error).__name__
-    return ValueError(f"Cannot load '{path}': {problem}")
+    kind = TypeError if isinstance(error, TypeError) else ValueError
+    return kind(f"Cannot load '{path}': {problem}")
 
 
 @keras_export(["kerasmini.saving.save_model", "kerasmini.models.save_model"])

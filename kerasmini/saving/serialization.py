@@ -95,7 +95,8 @@ def in_safe_mode():
     return _SAFE_MODE[-1]
 
 
-@keras_export("kerasmini.saving.enable_unsafe_deserialization")
+@keras_export(["kerasmini.config.enable_unsafe_deserialization",
+               "kerasmini.saving.enable_unsafe_deserialization"])
 def enable_unsafe_deserialization():
     """Allow lambdas everywhere from now on (the process-wide opt-out).
 
@@ -137,7 +138,8 @@ def _public_class_fields(cls):
     return cls.__module__, cls.__name__, object_registration.get_registered_name(cls)
 
 
-@keras_export("kerasmini.saving.serialize_keras_object")
+@keras_export(["kerasmini.saving.serialize_keras_object",
+               "kerasmini.utils.serialize_keras_object"])
 def serialize_keras_object(obj):
     """Turn ``obj`` (and everything inside its config) into JSON-ready data.
 
@@ -341,7 +343,8 @@ def _special(class_name, inner, custom_objects, safe_mode):
     raise TypeError(f"Unsupported special object in config: '{class_name}'.")
 
 
-@keras_export("kerasmini.saving.deserialize_keras_object")
+@keras_export(["kerasmini.saving.deserialize_keras_object",
+               "kerasmini.utils.deserialize_keras_object"])
 def deserialize_keras_object(config, custom_objects=None, safe_mode=True, **kwargs):
     """Rebuild the object a :func:`serialize_keras_object` dict describes.
 

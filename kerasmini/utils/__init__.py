@@ -1,13 +1,15 @@
 """Keras's utilities: seeds, the progress bar, ``plot_model``, summaries,
-and the data helpers: ``get_file``, ``to_categorical``, ``pad_sequences``,
-the image helpers and the ``*_dataset_from_*`` functions.
+the data helpers (``get_file``, ``to_categorical``, ``pad_sequences``, the
+image helpers and the ``*_dataset_from_*`` functions) and, as in Keras 3, the
+saving helpers ``serialize_keras_object``, ``deserialize_keras_object`` and
+the custom-object registry.
 
-Everything but ``set_random_seed`` is loaded on first access by the module
-``__getattr__`` below: importing kerasmini never imports graphviz,
-matplotlib or Pillow. (The three ``*_dataset_from_*`` functions return a
-``PyDataset`` and so live in ``kerasmini/datasets/``, above ``trainers/``.)
-The book's own instruments (``show_source``, ``trace`` and the diagrams)
-are in :mod:`kerasmini.book`.
+Everything but ``set_random_seed`` and the saving helpers is loaded on first
+access by the module ``__getattr__`` below: importing kerasmini never imports
+graphviz, matplotlib or Pillow. (The three ``*_dataset_from_*`` functions
+return a ``PyDataset`` and so live in ``kerasmini/datasets/``, above
+``trainers/``.) The book's own instruments (``show_source``, ``trace`` and the
+diagrams) are in :mod:`kerasmini.book`.
 
 >>> from kerasmini import utils
 >>> utils.set_random_seed(0)
@@ -17,6 +19,18 @@ are in :mod:`kerasmini.book`.
 
 from kerasmini.api_export import keras_export, lazy_attributes
 from kerasmini.backend.random import set_seed
+from kerasmini.saving.object_registration import (
+    CustomObjectScope,
+    custom_object_scope,
+    get_custom_objects,
+    get_registered_name,
+    get_registered_object,
+    register_keras_serializable,
+)
+from kerasmini.saving.serialization import (
+    deserialize_keras_object,
+    serialize_keras_object,
+)
 
 
 @keras_export("kerasmini.utils.set_random_seed")
@@ -57,3 +71,7 @@ __all__ = [
     "plot_model", "save_img", "set_random_seed", "text_dataset_from_directory",
     "timeseries_dataset_from_array", "to_categorical",
 ]
+# the saving helpers Keras 3 also exports from keras.utils
+__all__ += ["CustomObjectScope", "custom_object_scope", "deserialize_keras_object",
+            "get_custom_objects", "get_registered_name", "get_registered_object",
+            "register_keras_serializable", "serialize_keras_object"]

@@ -20,6 +20,7 @@ import numpy as np
 
 from kerasmini import ops
 from kerasmini.api_export import keras_export
+from kerasmini.backend.config import standardize_data_format
 from kerasmini.engine.input_spec import InputSpec
 from kerasmini.layers.convolutional.base_conv import BaseConv
 from kerasmini.ops.shapes import conv_output_length
@@ -45,17 +46,24 @@ def single(value, name):
 
 
 def check_data_format(data_format):
-    """kerasmini's layers are channels-last only: ``None`` means that too.
+    """The layer's image layout: ``data_format``, or for ``None`` the global
+    default, ``kerasmini.config.image_data_format()`` (as Keras 3's
+    ``standardize_data_format``). kerasmini's convolution, pooling and
+    reshaping layers compute channels last only.
 
     >>> check_data_format(None)
     'channels_last'
     """
-    if data_format not in (None, "channels_last"):
+    given = data_format
+    data_format = standardize_data_format(data_format)
+    if data_format != "channels_last":
+        where = "" if given is not None else (
+            " (the default, from `keras.config.image_data_format()`)")
         raise ValueError(
             "kerasmini supports only data_format='channels_last'. Received: "
-            f"data_format={data_format!r}"
+            f"data_format={data_format!r}{where}"
         )
-    return "channels_last"
+    return data_format
 
 
 @keras_export("kerasmini.layers.Conv1D")

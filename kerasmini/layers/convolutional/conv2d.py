@@ -18,6 +18,7 @@ from kerasmini.api_export import keras_export
 from kerasmini.backend.validation import check_padding, check_pair
 from kerasmini.engine.input_spec import InputSpec
 from kerasmini.layers.convolutional.base_conv import BaseConv
+from kerasmini.layers.convolutional.conv1d import check_data_format
 from kerasmini.ops.shapes import conv_output_length
 
 
@@ -31,7 +32,8 @@ class Conv2D(BaseConv):
         strides: an int or a pair (default 1).
         padding: ``"valid"`` (no padding) or ``"same"`` (output size
             ``ceil(input / stride)``).
-        data_format: only ``"channels_last"`` (or ``None``).
+        data_format: only ``"channels_last"`` (``None``: the global
+            ``kerasmini.config.image_data_format()``, channels last unless set).
         dilation_rate: an int or a pair (default 1).
         activation, use_bias, *_initializer, *_regularizer, *_constraint: as
             in :class:`~kerasmini.layers.Dense`.
@@ -55,26 +57,37 @@ class Conv2D(BaseConv):
                          activity_regularizer=activity_regularizer,
                          kernel_constraint=kernel_constraint,
                          bias_constraint=bias_constraint, **kwargs)
-        if data_format not in (None, "channels_last"):
-            raise ValueError(
-                "kerasmini supports only data_format='channels_last'. Received: "
-                f"data_format={data_format!r}"
-            )
+        data_format = check_data_format(data_format)  # None: image_data_format()
         if groups != 1:
             raise ValueError(f"kerasmini supports only groups=1. Received: groups={groups}")
         self.kernel_size = check_pair(kernel_size, "kernel_size")
         self.strides = check_pair(strides, "strides")
         self.padding = check_padding(padding)
-        self.data_format = "channels_last"
+        self.data_format = data_format
         self.dilation_rate = check_pair(dilation_rate, "dilation_rate")
         self.groups = groups
         self.input_spec = InputSpec(min_ndim=4)
 
+    def convolution_op(self, inputs, kernel):
+        """The convolution itself, ``call``'s first step: a subclass may
+        override it (weight standardization, a masked kernel...) and ``call``
+        runs the override, as Keras 3's ``BaseConv.call`` does.
+
+        >>> import numpy as np
+        >>> class Doubled(Conv2D):
+        ...     def convolution_op(self, inputs, kernel):
+        ...         return super().convolution_op(inputs, kernel * 2)
+        >>> layer = Doubled(1, 1, kernel_initializer="ones")
+        >>> layer(np.ones((1, 2, 2, 1))).ravel().tolist()
+        [2.0, 2.0, 2.0, 2.0]
+        """
+        return ops.conv(inputs, kernel, strides=self.strides, padding=self.padding,
+                        dilation_rate=self.dilation_rate)
+
     def call(self, inputs):
         if not str(inputs.dtype).startswith("float"):
             inputs = ops.cast(inputs, self.dtype)
-        x = ops.conv(inputs, self.kernel, strides=self.strides, padding=self.padding,
-                     dilation_rate=self.dilation_rate)  # (batch, out_h, out_w, filters)
+        x = self.convolution_op(inputs, self.kernel)  # (batch, out_h, out_w, filters)
         if self.bias is not None:
             x = ops.add(x, self.bias)
         return self.activation(x)

@@ -71,12 +71,12 @@ class Lambda(Layer):
 
     def get_config(self):
         config = super().get_config()
-        config.update({
-            "function": serialize_function(self.function),
-            "output_shape": self._output_shape if not callable(self._output_shape)
-            else serialize_function(self._output_shape),
-            "arguments": self.arguments,
-        })
+        config["function"] = serialize_function(self.function)
+        if self._output_shape is not None:  # written only when given (Keras 3)
+            config["output_shape"] = (
+                serialize_function(self._output_shape)
+                if callable(self._output_shape) else self._output_shape)
+        config["arguments"] = self.arguments
         return config
 
     @classmethod

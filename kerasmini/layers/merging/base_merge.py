@@ -72,6 +72,9 @@ class Merge(Layer):
 
     min_inputs = 1  # Keras 3 accepts a list of one tensor
 
+    def __init__(self, **kwargs):  # the base layer's arguments only (Keras 3)
+        super().__init__(**kwargs)
+
     def _merge_function(self, inputs):
         raise NotImplementedError
 

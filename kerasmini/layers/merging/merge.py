@@ -41,6 +41,9 @@ class Add(Layer):
     array([[3., 3.]], dtype=float32)
     """
 
+    def __init__(self, **kwargs):  # the base layer's arguments only (Keras 3)
+        super().__init__(**kwargs)
+
     def build(self, input_shape):
         self._check_shapes(input_shape)
 

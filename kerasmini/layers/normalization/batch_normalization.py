@@ -7,7 +7,9 @@ statistics, two non-trainable weights::
     moving_mean = moving_mean * momentum + mean * (1 - momentum)
 
 At inference the moving statistics are used instead. Either way the result
-is scaled by ``gamma`` and shifted by ``beta`` (trainable).
+is scaled by ``gamma`` and shifted by ``beta`` (trainable). Given a mask (one
+axis shorter than the inputs, e.g. padded time steps), the batch statistics
+count only the entries the mask keeps, as in Keras 3.
 
 >>> import numpy as np
 >>> from kerasmini.backend import clear_session
@@ -22,7 +24,7 @@ is scaled by ``gamma`` and shifted by ``beta`` (trainable).
 
 from kerasmini import constraints, initializers, ops, regularizers
 from kerasmini.api_export import keras_export
-from kerasmini.backend import validation
+from kerasmini.backend import config, validation
 from kerasmini.engine.base_layer import Layer
 from kerasmini.engine.input_spec import InputSpec
 
@@ -100,8 +102,14 @@ class BatchNormalization(Layer):
         self.input_spec = InputSpec(ndim=len(input_shape),
                                     axes={self.axis: features})
 
-    def call(self, inputs, training=None):
+    def call(self, inputs, training=None, mask=None):
         ndim = len(inputs.shape)
+        if mask is not None and len(mask.shape) != ndim - 1:
+            raise ValueError(
+                f"Layer '{self.name}': the mask provided should be one dimension "
+                f"less than the inputs. Received: mask.shape={tuple(mask.shape)}, "
+                f"inputs.shape={tuple(inputs.shape)}"
+            )
         axis = self.axis % ndim
         reduce_axes = tuple(a for a in range(ndim) if a != axis)
         # the statistics have shape (features,); this broadcasts them to inputs
@@ -114,9 +122,13 @@ class BatchNormalization(Layer):
         # a frozen BatchNormalization runs in inference mode, even in `fit`, and
         # keeps its moving statistics (Keras 3 does the same since 2.x)
         if training and self.trainable:
-            mean = ops.mean(inputs, axis=reduce_axes)
-            variance = ops.mean(ops.square(ops.subtract(inputs, broadcast(mean))),
-                                axis=reduce_axes)
+            if mask is None:
+                mean = ops.mean(inputs, axis=reduce_axes)
+                variance = ops.mean(ops.square(ops.subtract(inputs, broadcast(mean))),
+                                    axis=reduce_axes)
+            else:
+                mean, variance = self._masked_moments(inputs, mask, reduce_axes,
+                                                      broadcast)
             m = self.momentum
             self.moving_mean.assign(ops.add(ops.multiply(self.moving_mean, m),
                                             ops.multiply(ops.stop_gradient(mean), 1 - m)))
@@ -132,6 +144,21 @@ class BatchNormalization(Layer):
         if self.beta is not None:
             x = ops.add(x, broadcast(self.beta))
         return x
+
+    @staticmethod
+    def _masked_moments(inputs, mask, reduce_axes, broadcast):
+        """Mean and variance over the entries the mask keeps (padded time
+        steps do not count), as Keras 3's ``_moments``: sums over the kept
+        entries divided by their number (plus ``epsilon()``)."""
+        keep = ops.broadcast_to(ops.expand_dims(ops.cast(mask, "bool"), -1),
+                                inputs.shape)  # (batch, ..., features)
+        weights = ops.sum(ops.cast(keep, inputs.dtype), axis=reduce_axes)
+        count = ops.add(weights, config.epsilon())
+        mean = ops.divide(ops.sum(ops.where(keep, inputs, 0.0), axis=reduce_axes),
+                          count)
+        deviation = ops.where(keep, ops.subtract(inputs, broadcast(mean)), 0.0)
+        variance = ops.divide(ops.sum(ops.square(deviation), axis=reduce_axes), count)
+        return mean, variance
 
     def compute_output_shape(self, input_shape):
         return input_shape

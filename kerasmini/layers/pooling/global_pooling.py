@@ -84,12 +84,31 @@ class GlobalMaxPooling2D(BaseGlobalPooling):
 @keras_export(["kerasmini.layers.GlobalAveragePooling1D",
                "kerasmini.layers.GlobalAvgPool1D"])
 class GlobalAveragePooling1D(BaseGlobalPooling):
-    """The mean over steps: ``(b, steps, c)`` -> ``(b, c)``.
+    """The mean over steps: ``(b, steps, c)`` -> ``(b, c)``; given a mask
+    (padded steps), the mean over the kept steps only, as in Keras 3.
 
     >>> import numpy as np
     >>> GlobalAveragePooling1D(keepdims=True)(np.ones((2, 5, 3))).shape
     (2, 1, 3)
+    >>> x = np.array([[[1.0], [3.0], [0.0]]])
+    >>> GlobalAveragePooling1D()(x, mask=np.array([[True, True, False]]))
+    array([[2.]], dtype=float32)
     """
 
     rank = 1
     reduce_function = staticmethod(ops.mean)
+
+    def __init__(self, data_format=None, keepdims=False, **kwargs):
+        super().__init__(data_format=data_format, keepdims=keepdims, **kwargs)
+        self.supports_masking = True  # it reads the mask, and drops it
+
+    def call(self, inputs, mask=None):
+        if mask is None:
+            return super().call(inputs)
+        keep = ops.expand_dims(ops.cast(mask, "bool"), 2)  # (b, steps, 1)
+        total = ops.sum(ops.where(keep, inputs, 0.0), axis=1, keepdims=self.keepdims)
+        count = ops.sum(ops.cast(keep, inputs.dtype), axis=1, keepdims=self.keepdims)
+        return ops.divide(total, count)
+
+    def compute_mask(self, inputs, mask=None):
+        return None  # one vector per sample: nothing left to mask

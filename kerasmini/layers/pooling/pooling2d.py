@@ -20,6 +20,7 @@ from kerasmini.backend import validation
 from kerasmini.backend.validation import check_padding, check_pair
 from kerasmini.engine.base_layer import Layer
 from kerasmini.engine.input_spec import InputSpec
+from kerasmini.layers.convolutional.conv1d import check_data_format
 from kerasmini.ops.shapes import conv_output_length
 
 
@@ -36,15 +37,10 @@ class BasePooling2D(Layer):
     def __init__(self, pool_size=(2, 2), strides=None, padding="valid",
                  data_format=None, **kwargs):
         super().__init__(**kwargs)
-        if data_format not in (None, "channels_last"):
-            raise ValueError(
-                "kerasmini supports only data_format='channels_last'. Received: "
-                f"data_format={data_format!r}"
-            )
         self.pool_size = check_pair(pool_size, "pool_size")
         self.strides = self.pool_size if strides is None else check_pair(strides, "strides")
         self.padding = check_padding(padding)
-        self.data_format = "channels_last"
+        self.data_format = check_data_format(data_format)  # None: the global one
         self.input_spec = InputSpec(ndim=4)
         self._build_at_init()
 
@@ -105,9 +101,7 @@ class GlobalAveragePooling2D(Layer):
 
     def __init__(self, data_format=None, keepdims=False, **kwargs):
         super().__init__(**kwargs)
-        validation.check_choice(data_format, "data_format", (None, "channels_last"),
-                                owner="GlobalAveragePooling2D (kerasmini: channels last only)")
-        self.data_format = "channels_last"
+        self.data_format = check_data_format(data_format)  # None: the global one
         self.keepdims = validation.check_bool(keepdims, "keepdims",
                                               owner="GlobalAveragePooling2D")
         self.input_spec = InputSpec(ndim=4)

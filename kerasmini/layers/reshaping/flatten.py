@@ -9,7 +9,7 @@ import numpy as np
 
 from kerasmini import ops
 from kerasmini.api_export import keras_export
-from kerasmini.backend import validation
+from kerasmini.backend.config import standardize_data_format
 from kerasmini.engine.base_layer import Layer
 from kerasmini.engine.input_spec import InputSpec
 
@@ -18,6 +18,11 @@ from kerasmini.engine.input_spec import InputSpec
 class Flatten(Layer):
     """Flattens every axis but the first (batch) one.
 
+    Args:
+        data_format: ``"channels_last"`` or ``"channels_first"`` (channels
+            are moved last before flattening); ``None``: the global
+            ``kerasmini.config.image_data_format()``.
+
     >>> import numpy as np
     >>> Flatten()(np.zeros((2, 3, 4))).shape
     (2, 12)
@@ -25,12 +30,16 @@ class Flatten(Layer):
 
     def __init__(self, data_format=None, **kwargs):
         super().__init__(**kwargs)
-        validation.check_choice(data_format, "data_format",
-                                (None, "channels_last", "channels_first"), owner="Flatten")
-        self.data_format = data_format or "channels_last"
+        # None: the global default, keras.config.image_data_format()
+        self.data_format = standardize_data_format(data_format)
         self.input_spec = InputSpec(min_ndim=1)
 
     def call(self, inputs):
+        rank = len(inputs.shape)
+        if self.data_format == "channels_first" and rank > 2:
+            # channels moved last first, so the order of the flat features
+            # does not depend on the layout (Keras 3 does the same)
+            inputs = ops.transpose(inputs, (0, *range(2, rank), 1))
         return ops.reshape(inputs, (inputs.shape[0], -1))
 
     def compute_output_shape(self, input_shape):

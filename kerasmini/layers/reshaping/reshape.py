@@ -61,9 +61,6 @@ class Reshape(Layer):
             )
         return tuple(size // known if d == -1 else d for d in self.target_shape)
 
-    def build(self, input_shape):
-        self._resolve(input_shape)
-
     def call(self, inputs):
         target = self._resolve(inputs.shape)  # checks the batch axis first
         return ops.reshape(inputs, (inputs.shape[0],) + target)
