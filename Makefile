@@ -5,6 +5,7 @@
 #                   (once; cached outside the tree, KERASMINI_KERAS_CACHE to move it)
 #   make benchmark  time kerasmini's fit on the 8x8 digits (MLP, widths, CNN), a wide
 #                   Dense, float32 subnormals in Adam, and import kerasmini
+#                   (make venv-jax first: JAX on the CPU joins the MLP's table)
 #   make notebooks  re-run every chapter and store its outputs (after changing kerasmini)
 #   make student    the chapters as nbgrader assignments: student versions in
 #                   classroom/release (COURSE=dir to put the course elsewhere)
@@ -104,9 +105,12 @@ lint: venv
 	$(VENV)/bin/ruff check kerasmini tests tools benchmarks
 
 # The classroom round trip (tests/test_classroom_nbgrader.py) needs nbgrader, and
-# bubblewrap for its hostile submission.
+# bubblewrap for its hostile submission. pytest-xdist runs the suite in
+# PYTEST_WORKERS processes (0: in this one); --dist loadscope keeps a test file,
+# hence a notebook and its kernel, on one worker, and its module fixtures built once.
+PYTEST_WORKERS ?= 2
 test: venv graphviz lint classroom bubblewrap keras-releases
-	$(VPY) -m pytest
+	$(VPY) -m pytest -n $(PYTEST_WORKERS) --dist loadscope
 
 # keras==2.6.0 and keras==3.15.1 from PyPI (pip download --no-deps, sha256 pinned in
 # kerasmini/book/keras_releases.py), kept outside the tree; offline once cached.
@@ -119,8 +123,21 @@ book: venv graphviz keras-releases
 	$(VENV)/bin/jupyter-book build . -W -n --keep-going
 	$(VPY) tools/check_book.py
 
+# JAX on the CPU, an optional contender of benchmarks.fit_digits, lives in a venv
+# of its own (no test needs it): after `make venv-jax`, `make benchmark` runs
+# fit_digits with that venv's Python, which adds the JAX row.
+JAX_VENV := .venv-jax
+.PHONY: venv-jax
+venv-jax: $(JAX_VENV)/.installed
+$(JAX_VENV)/.installed: requirements.txt pyproject.toml
+	$(PYTHON) -m venv $(JAX_VENV)
+	$(JAX_VENV)/bin/python -m pip install jax "numpy>=1.24,<3" h5py scikit-learn
+	$(JAX_VENV)/bin/python -m pip install -e . --no-deps
+	touch $@
+
 benchmark: venv
-	$(VPY) -m benchmarks.fit_digits
+	$(if $(wildcard $(JAX_VENV)/.installed),$(JAX_VENV)/bin/python,$(VPY)) \
+	  -m benchmarks.fit_digits
 	$(VPY) -m benchmarks.wide_dense
 	$(VPY) -m benchmarks.subnormals
 	$(VPY) -m benchmarks.import_cost
@@ -187,7 +204,7 @@ interop: venv $(KERAS_VENV)/.installed $(KERAS_DATA_VENV)/.installed
 	  $(VPY) -m pytest tests/test_saving_keras_interop.py tests/test_rnn_keras.py \
 	  tests/test_losses_keras.py tests/test_masking_keras.py \
 	  tests/test_layer_configs_keras.py tests/test_config_keras.py \
-	  tests/test_ops_keras.py -q
+	  tests/test_morelayers_keras.py tests/test_ops_keras.py -q
 	KERASMINI_REAL_KERAS_DATA_PYTHON=$(abspath $(KERAS_DATA_VENV))/bin/python \
 	  $(VPY) -m pytest tests/test_utils_data_keras.py -q
 

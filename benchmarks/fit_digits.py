@@ -11,6 +11,10 @@
    the same shuffled batches in the same order, softmax crossentropy with its
    textbook gradient ``(p - onehot) / n``, and Adam in the same form.
 
+When JAX is installed (``make venv-jax``), a fourth way trains the MLP:
+the same step written with ``jax.numpy`` and compiled by ``jax.jit`` on the
+CPU, with the same initial weights and batches.
+
 Then the same MLP with hidden widths 512 and 2048 (graph fit against the
 hand loop), and a small CNN (Conv2D-MaxPooling2D-Dense) against a
 hand-written NumPy CNN. Every figure is the median of ``--repeat`` runs, the
@@ -21,6 +25,8 @@ tests.
 """
 
 import argparse
+import importlib.util
+import os
 import time
 
 import numpy as np
@@ -136,6 +142,71 @@ def train_numpy(x, y, initial_weights, epochs, batch_size):
     return hand_loop(x, y, params, epochs, batch_size, 1e-3, step)
 
 
+def jax_available():
+    """True when JAX is importable (``make venv-jax``): an optional contender."""
+    return importlib.util.find_spec("jax") is not None
+
+
+def train_jax(x, y, initial_weights, epochs, batch_size):
+    """The MLP as one ``jax.jit`` step on the CPU: forward, softmax
+    crossentropy, gradients, Adam in Keras's form and the batch's hits, with
+    the hand loop's batches; returns (seconds per epoch, logs, weights).
+
+    Each batch's loss and hits stay on the device until the epoch ends
+    (``fit`` reads them every batch). The step is compiled for both batch
+    shapes before the clock starts: XLA's compilation takes about a second
+    of CPU, which would swamp a short run (``fit``'s trace, a few
+    milliseconds, is timed).
+    """
+    os.environ.setdefault("JAX_PLATFORMS", "cpu")
+    import jax
+    import jax.numpy as jnp
+
+    lr, beta_1, beta_2, eps = 1e-3, 0.9, 0.999, 1e-7
+
+    def loss_and_logits(params, xb, yb):
+        w1, b1, w2, b2 = params
+        logits = jnp.maximum(xb @ w1 + b1, 0) @ w2 + b2
+        log_p = jax.nn.log_softmax(logits)
+        return -jnp.take_along_axis(log_p, yb[:, None], axis=1).mean(), logits
+
+    @jax.jit
+    def step(params, m, v, t, xb, yb):
+        (loss, logits), grads = jax.value_and_grad(
+            loss_and_logits, has_aux=True)(params, xb, yb)
+        t = t + 1
+        alpha = lr * jnp.sqrt(1 - beta_2**t) / (1 - beta_1**t)
+        m = [m_i + (g - m_i) * (1 - beta_1) for m_i, g in zip(m, grads)]
+        v = [v_i + (g * g - v_i) * (1 - beta_2) for v_i, g in zip(v, grads)]
+        params = [p - alpha * m_i / (jnp.sqrt(v_i) + eps)
+                  for p, m_i, v_i in zip(params, m, v)]
+        hits = (logits.argmax(axis=1) == yb).sum()
+        return params, m, v, t, loss * len(yb), hits
+
+    params = [jnp.asarray(w, dtype="float32") for w in initial_weights]
+    m = [jnp.zeros_like(p) for p in params]
+    v = [jnp.zeros_like(p) for p in params]
+    t = jnp.asarray(0.0, dtype="float32")
+    rng = np.random.default_rng(SEED)  # the hand loop's batches
+    n = len(x)
+    for size in {batch_size, n % batch_size or batch_size}:  # compile, untimed
+        jax.block_until_ready(step(params, m, v, t, x[:size], y[:size]))
+    logs = {"accuracy": [], "loss": []}
+    start = time.perf_counter()
+    for _ in range(epochs):
+        order = rng.permutation(n)
+        xs, ys = x[order], y[order]
+        loss_sum = hits = 0.0
+        for i in range(0, n, batch_size):
+            params, m, v, t, loss, hit = step(params, m, v, t, xs[i:i + batch_size],
+                                              ys[i:i + batch_size])
+            loss_sum, hits = loss_sum + loss, hits + hit
+        logs["loss"].append(float(loss_sum) / n)
+        logs["accuracy"].append(float(hits) / n)
+    seconds = (time.perf_counter() - start) / epochs
+    return seconds, logs, [np.asarray(p) for p in params]
+
+
 def numpy_accuracy(params, x, y):
     w1, b1, w2, b2 = params
     logits = np.maximum(x @ w1 + b1, 0) @ w2 + b2
@@ -176,27 +247,33 @@ def cnn_forward(params, xb):
     return cols, conv, blocks, pooled, logits
 
 
+def cnn_step(params, xb, yb):
+    """The hand CNN's forward and backward: (probabilities, loss, gradients).
+
+    The max pool's gradient goes to the first maximum of each 2x2 window
+    (the order of ``argmax`` over the window's four entries, row by row).
+    """
+    cols, conv, blocks, pooled, logits = cnn_forward(params, xb)
+    p, loss, g_logits = softmax_crossentropy(logits, yb)
+    w = params[2]
+    n = len(xb)
+    g_pooled = (g_logits @ w.T).reshape(n, 4, 4, 1, 16)
+    # each window's four entries on one axis: (n, 4, 4, 2 * 2, 16)
+    windows = blocks.transpose(0, 1, 3, 2, 4, 5).reshape(n, 4, 4, 4, 16)
+    first = windows.argmax(axis=3)[:, :, :, None, :] == np.arange(4)[:, None]
+    g_windows = first * g_pooled  # (n, 4, 4, 4, 16)
+    g_conv = g_windows.reshape(n, 4, 4, 2, 2, 16).transpose(0, 1, 3, 2, 4, 5)
+    g_conv = g_conv.reshape(n, 8, 8, 16) * (conv > 0)
+    g_k = np.tensordot(cols, g_conv, axes=((0, 1, 2), (0, 1, 2)))  # (1, 3, 3, 16)
+    return p, loss, [g_k.transpose(1, 2, 0, 3), g_conv.sum(axis=(0, 1, 2)),
+                     pooled.reshape(n, 256).T @ g_logits, g_logits.sum(axis=0)]
+
+
 def train_numpy_cnn(x, y, initial_weights, epochs, batch_size):
-    """The CNN trained by hand (first maximum of each window takes the gradient)."""
+    """The CNN trained by hand (:func:`cnn_step`)."""
     params = [np.array(w, dtype="float32") for w in initial_weights]
-    k, _, w, _ = params
-
-    def step(xb, yb):
-        cols, conv, blocks, pooled, logits = cnn_forward(params, xb)
-        p, loss, g_logits = softmax_crossentropy(logits, yb)
-        n = len(xb)
-        g_pooled = (g_logits @ w.T).reshape(n, 4, 1, 4, 1, 16)
-        is_max = blocks == pooled[:, :, None, :, None, :]
-        # only the first maximum of a window: a cumulative count of maxima
-        first = is_max & (np.cumsum(is_max.reshape(n, 4, 4, 4, 16).transpose(
-            0, 1, 3, 2, 4).reshape(n, 4, 4, 4, 16), axis=3) == 1).reshape(
-            n, 4, 4, 2, 2, 16).transpose(0, 1, 3, 2, 4, 5)
-        g_conv = (first * g_pooled).reshape(n, 8, 8, 16) * (conv > 0)
-        g_k = np.tensordot(cols, g_conv, axes=((0, 1, 2), (0, 1, 2)))  # (1, 3, 3, 16)
-        return p, loss, (g_k.transpose(1, 2, 0, 3), g_conv.sum(axis=(0, 1, 2)),
-                         pooled.reshape(n, 256).T @ g_logits, g_logits.sum(axis=0))
-
-    return hand_loop(x, y, params, epochs, batch_size, 3e-3, step)
+    return hand_loop(x, y, params, epochs, batch_size, 3e-3,
+                     lambda xb, yb: cnn_step(params, xb, yb))
 
 
 def numpy_cnn_accuracy(params, x, y):
@@ -268,6 +345,9 @@ def main(argv=None):
         "hand-written NumPy loop": lambda: train_numpy(
             x_train, y_train, initial_weights, args.epochs, args.batch_size),
     }
+    if jax_available():  # an optional contender: make venv-jax
+        ways["JAX jit loop (CPU)"] = lambda: train_jax(
+            x_train, y_train, initial_weights, args.epochs, args.batch_size)
     report(f"MLP 64-64-10 on digits: {len(x_train)} samples, batch "
            f"{args.batch_size}, {args.epochs} epochs, Adam 1e-3, float32, "
            f"median of {args.repeat}", interleaved(ways, args.repeat), batches,

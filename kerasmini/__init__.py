@@ -22,10 +22,12 @@ from kerasmini import (
     config,
     constraints,
     datasets,
+    dtype_policies,
     initializers,
     layers,
     losses,
     metrics,
+    mixed_precision,
     models,
     ops,
     optimizers,
@@ -36,6 +38,7 @@ from kerasmini import (
 )
 from kerasmini.backend import GradientTape, Variable, function, name_scope
 from kerasmini.backend.keras_tensor import KerasTensor
+from kerasmini.dtype_policies import DTypePolicy, FloatDTypePolicy
 from kerasmini.engine.base_layer import Layer
 from kerasmini.engine.input_layer import Input
 from kerasmini.engine.input_spec import InputSpec
@@ -51,11 +54,12 @@ from kerasmini.optimizers import Optimizer
 __version__ = "0.1.0"
 
 __all__ = [
-    "Functional", "GradientTape", "Input", "InputSpec", "KerasTensor", "Layer",
+    "DTypePolicy", "FloatDTypePolicy", "Functional", "GradientTape", "Input",
+    "InputSpec", "KerasTensor", "Layer",
     "Loss", "Metric", "Model", "Module", "Operation", "Optimizer", "Sequential",
     "Variable",
     "activations", "backend", "callbacks", "config", "constraints", "datasets",
-    "function",
-    "initializers", "layers", "losses", "metrics", "models", "name_scope", "ops",
+    "dtype_policies", "function", "initializers", "layers", "losses", "metrics",
+    "mixed_precision", "models", "name_scope", "ops",
     "optimizers", "random", "regularizers", "saving", "utils",
 ]

@@ -28,13 +28,37 @@ def linear(x):
 
 
 @keras_export("kerasmini.activations.relu")
-def relu(x):
-    """``max(x, 0)``.
+def relu(x, negative_slope=0.0, max_value=None, threshold=0.0):
+    """``max(x, 0)``, with Keras's three options.
+
+    Args:
+        negative_slope: the slope below ``threshold`` (0: flat).
+        max_value: the output is clipped to at most this (``None``: no cap).
+        threshold: values at or below it count as "off".
+
+    The output is ``x`` where ``threshold < x``, clipped to ``max_value``,
+    plus ``negative_slope * (x - threshold)`` where ``x < threshold``.
 
     >>> relu(ops.convert_to_tensor([-1.0, 1.0]))
     array([0., 1.], dtype=float32)
+    >>> relu(ops.convert_to_tensor([-10.0, 0.5, 8.0]), negative_slope=0.5,
+    ...      max_value=6.0, threshold=1.0)
+    array([-5.5 , -0.25,  6.  ], dtype=float32)
     """
-    return ops.relu(x)
+    if negative_slope == 0.0 and max_value is None and threshold == 0.0:
+        return ops.relu(x)
+    if negative_slope != 0.0 and max_value is None and threshold == 0.0:
+        return ops.leaky_relu(x, negative_slope=negative_slope)
+    if threshold != 0.0:  # x above the threshold, else 0
+        positive = ops.where(ops.greater(x, threshold), x, ops.zeros_like(x))
+    else:
+        positive = ops.relu(x)
+    if max_value is not None:
+        positive = ops.clip(positive, 0.0, max_value)
+    if negative_slope == 0.0:
+        return positive
+    below = ops.relu(ops.subtract(threshold, x))  # how far below the threshold
+    return ops.subtract(positive, ops.multiply(negative_slope, below))
 
 
 @keras_export("kerasmini.activations.sigmoid")

@@ -142,6 +142,23 @@ def huber(y_true, y_pred, delta=1.0):
                     axis=-1)
 
 
+@keras_export(["kerasmini.losses.kl_divergence", "kerasmini.metrics.kl_divergence"])
+def kl_divergence(y_true, y_pred):
+    """Kullback-Leibler divergence ``sum(y_true * log(y_true / y_pred), -1)``.
+
+    Both are probability distributions, clipped to ``[epsilon, 1]`` first (so
+    a zero in ``y_true`` contributes nothing and a zero in ``y_pred`` costs a
+    large finite amount, not infinity).
+
+    >>> kl_divergence(np.array([[0.5, 0.5]]), np.array([[0.25, 0.75]])).round(4)
+    array([0.1438])
+    """
+    y_true, y_pred = _regression_inputs("kl_divergence", y_true, y_pred)
+    eps = config.epsilon()
+    y_true, y_pred = ops.clip(y_true, eps, 1.0), ops.clip(y_pred, eps, 1.0)
+    return ops.sum(ops.multiply(y_true, ops.log(ops.divide(y_true, y_pred))), axis=-1)
+
+
 def _check_axis(loss, axis, y_pred, last_only=False):
     """``axis`` names an axis of ``y_pred`` (the last one if ``last_only``)."""
     rank = len(_shape(y_pred))
@@ -443,6 +460,19 @@ class Huber(LossFunctionWrapper):
         self.delta = delta
 
 
+@keras_export("kerasmini.losses.KLDivergence")
+class KLDivergence(LossFunctionWrapper):
+    """The Kullback-Leibler divergence (:func:`kl_divergence`), reduced.
+
+    >>> round(float(KLDivergence()(np.array([[0.5, 0.5]]), np.array([[0.25, 0.75]]))), 4)
+    0.1438
+    """
+
+    def __init__(self, reduction="sum_over_batch_size", name="kl_divergence",
+                 dtype=None):
+        super().__init__(kl_divergence, reduction=reduction, name=name, dtype=dtype)
+
+
 @keras_export("kerasmini.losses.BinaryCrossentropy")
 class BinaryCrossentropy(LossFunctionWrapper):
     """Binary crossentropy (:func:`binary_crossentropy`), reduced.
@@ -510,14 +540,15 @@ mae = mean_absolute_error
 ALL_OBJECTS_DICT = {
     obj.__name__: obj for obj in (
         MeanSquaredError, MeanAbsoluteError, Huber, BinaryCrossentropy,
-        CategoricalCrossentropy, SparseCategoricalCrossentropy,
+        CategoricalCrossentropy, SparseCategoricalCrossentropy, KLDivergence,
         mean_squared_error, mean_absolute_error, huber, binary_crossentropy,
-        categorical_crossentropy, sparse_categorical_crossentropy)
+        categorical_crossentropy, sparse_categorical_crossentropy, kl_divergence)
 }
 ALL_OBJECTS_DICT.update({
     "mse": mean_squared_error, "MSE": mean_squared_error,
     "mae": mean_absolute_error, "MAE": mean_absolute_error,
     "bce": binary_crossentropy, "BCE": binary_crossentropy,
+    "kld": kl_divergence, "KLD": kl_divergence,
 })
 
 
@@ -538,10 +569,11 @@ def get(identifier):
 
 
 __all__ = [
-    "BinaryCrossentropy", "CategoricalCrossentropy", "Huber", "Loss",
+    "BinaryCrossentropy", "CategoricalCrossentropy", "Huber", "KLDivergence", "Loss",
     "LossFunctionWrapper", "MeanAbsoluteError", "MeanSquaredError",
     "SparseCategoricalCrossentropy", "binary_crossentropy",
-    "categorical_crossentropy", "get", "huber", "mae", "mean_absolute_error",
+    "categorical_crossentropy", "get", "huber", "kl_divergence", "mae",
+    "mean_absolute_error",
     "mean_squared_error", "mse", "reduce_weighted_values",
     "sparse_categorical_crossentropy",
 ]

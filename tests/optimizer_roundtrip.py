@@ -22,6 +22,17 @@ SOURCE = textwrap.dedent('''
         "rmsprop_centered": lambda: keras.optimizers.RMSprop(
             0.01, momentum=0.5, centered=True),
         "adagrad": lambda: keras.optimizers.Adagrad(0.1),
+        "adamw": lambda: keras.optimizers.AdamW(0.01, weight_decay=0.1),
+        "adamw_polynomial": lambda: keras.optimizers.AdamW(
+            keras.optimizers.schedules.PolynomialDecay(
+                0.02, 5, end_learning_rate=0.001, power=2.0),
+            amsgrad=True),
+        "sgd_cosine_warmup": lambda: keras.optimizers.SGD(
+            keras.optimizers.schedules.CosineDecay(
+                0.0, 6, alpha=0.1, warmup_target=0.1, warmup_steps=2)),
+        "rmsprop_cosine_restarts": lambda: keras.optimizers.RMSprop(
+            keras.optimizers.schedules.CosineDecayRestarts(
+                0.01, 2, t_mul=2.0, m_mul=0.5)),
     }
     STATES = {"untrained": 0, "one_step": 1, "trained": 6}  # steps before saving
 
@@ -73,7 +84,9 @@ SOURCE = textwrap.dedent('''
 
 CASES = [(optimizer, state)
          for optimizer in ["adam", "adam_amsgrad", "adam_schedule", "sgd",
-                           "sgd_momentum", "rmsprop", "rmsprop_centered", "adagrad"]
+                           "sgd_momentum", "rmsprop", "rmsprop_centered", "adagrad",
+                           "adamw", "adamw_polynomial", "sgd_cosine_warmup",
+                           "rmsprop_cosine_restarts"]
          for state in ["untrained", "one_step", "trained"]]
 
 

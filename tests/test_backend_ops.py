@@ -1,5 +1,5 @@
-"""Every gradient rule of the backend (``numpy.py``, ``numpy_extra.py`` and
-``nn.py``) against central finite differences (float64), plus forward values
+"""Every gradient rule of the backend (``numpy.py``, ``numpy_extra.py``,
+``nn.py``, ``convolution.py`` and ``pooling.py``) against central finite differences (float64), plus forward values
 against NumPy.
 
 ``check_grads(fn, *args)`` draws a random cotangent ``v`` for the output and
@@ -16,9 +16,18 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 from hypothesis.extra import numpy as hnp
 
-from kerasmini.backend import GradientTape, Primitive, image, nn, numpy_extra
+from kerasmini.backend import (
+    GradientTape,
+    Primitive,
+    convolution,
+    image,
+    nn,
+    numpy_extra,
+    pooling,
+)
 from kerasmini.backend import math as bmath
 from kerasmini.backend import numpy as bnp
+from kerasmini.backend.validation import check_tuple
 
 EPS = 1e-6
 COVERED = set()
@@ -109,12 +118,12 @@ def test_check_grads_detects_a_wrong_rule(monkeypatch):
 
 
 def test_check_grads_detects_a_rule_off_by_a_tenth_of_a_percent(monkeypatch):
-    input_rule, filter_rule = nn.conv2d_prim.vjps
+    input_rule, filter_rule = convolution.conv_prim.vjps
 
     def off_filter_rule(g, ans, x, k, **params):
         return bnp.multiply(filter_rule(g, ans, x, k, **params), 1.001)
 
-    monkeypatch.setattr(nn.conv2d_prim, "vjps", (input_rule, off_filter_rule))
+    monkeypatch.setattr(convolution.conv_prim, "vjps", (input_rule, off_filter_rule))
     rng = np.random.default_rng(0)
     with pytest.raises(AssertionError, match="argument 1"):
         check_grads(nn.conv2d, normal(rng, (1, 4, 4, 2)), normal(rng, (2, 2, 2, 1)))
@@ -136,9 +145,9 @@ def _differentiable(module):
 
 def test_registry_covers_every_differentiable_primitive():
     names = set().union(*(_differentiable(module) for module in (
-        bnp, nn, numpy_extra, bmath, image)))
-    assert {"add", "getitem", "scatter", "conv2d", "max_pool2d_gather", "erf",
-            "resize", "fft2", "tensordot"} <= names
+        bnp, nn, numpy_extra, convolution, pooling, bmath, image)))
+    assert {"add", "getitem", "scatter", "conv", "max_pool_gather",
+            "depthwise_conv", "erf", "resize", "fft2", "tensordot"} <= names
     missing = sorted(names - COVERED)
     assert not missing, (
         f"primitives with gradient rules but no gradient test: {missing}"
@@ -533,7 +542,7 @@ CONV_CASES = [  # (padding, strides, dilation_rate)
 ]
 
 
-@covers("conv2d")
+@covers("conv")
 @pytest.mark.parametrize("padding,strides,dilation", CONV_CASES, ids=str)
 def test_conv2d_gradients_match_finite_differences(padding, strides, dilation):
     rng = np.random.default_rng(12)
@@ -541,7 +550,7 @@ def test_conv2d_gradients_match_finite_differences(padding, strides, dilation):
     check_grads(lambda a, k: nn.conv2d(a, k, strides, padding, dilation), x, kernel)
 
 
-@covers("conv2d_backprop_input", "conv2d_backprop_filter")
+@covers("conv_backprop_input", "conv_backprop_filter")
 @pytest.mark.parametrize("padding,strides,dilation", CONV_CASES[:4], ids=str)
 def test_conv2d_backprops_are_differentiable(padding, strides, dilation):
     rng = np.random.default_rng(13)
@@ -583,7 +592,7 @@ POOL_CASES = [  # (pool_size, strides, padding)
 ]
 
 
-@covers("max_pool2d", "avg_pool2d")
+@covers("max_pool", "avg_pool")
 @pytest.mark.parametrize("pool,strides,padding", POOL_CASES, ids=str)
 def test_pooling_gradients_match_finite_differences(pool, strides, padding):
     x = normal(np.random.default_rng(15), (2, 5, 7, 3))  # odd sizes: real padding
@@ -591,22 +600,94 @@ def test_pooling_gradients_match_finite_differences(pool, strides, padding):
     check_grads(lambda t: nn.avg_pool2d(t, pool, strides, padding), x)
 
 
-@covers("max_pool2d_backprop", "max_pool2d_gather", "avg_pool2d_backprop")
+@covers("max_pool_backprop", "max_pool_gather", "avg_pool_backprop")
 @pytest.mark.parametrize("pool,strides,padding", POOL_CASES, ids=str)
 def test_pooling_backprops_are_differentiable(pool, strides, padding):
     rng = np.random.default_rng(16)
     x = normal(rng, (2, 5, 7, 3))
     p = {
-        "pool_size": nn._pair(pool, "pool"),
+        "pool_size": check_tuple(pool, 2, "pool"),
         "padding": padding,
-        "strides": nn._pair(strides or pool, "strides"),
+        "strides": check_tuple(strides or pool, 2, "strides"),
     }
     g = normal(rng, np.shape(nn.max_pool2d(x, pool, strides, padding)))
-    check_grads(lambda a, b: nn._max_pool_backprop(a, b, **p), x, g, wrt=[1])
+    check_grads(lambda a, b: pooling.max_pool_backprop(a, b, **p), x, g, wrt=[1])
     check_grads(
-        lambda a, u: nn._max_pool_gather(a, u, **p), x, normal(rng, x.shape), wrt=[1]
+        lambda a, u: pooling.max_pool_gather(a, u, **p), x, normal(rng, x.shape),
+        wrt=[1]
     )
-    check_grads(lambda b: nn._avg_pool_backprop(b, input_shape=x.shape, **p), g)
+    check_grads(lambda b: pooling.avg_pool_backprop(b, input_shape=x.shape, **p), g)
+
+
+# every rank: sequences (1 spatial axis) and volumes (3), then depthwise
+RANK_CASES = [  # (x shape, kernel size, strides, padding, dilation)
+    ((2, 7, 3), (3,), 1, "valid", 1),
+    ((2, 7, 3), (2,), 2, "same", 1),
+    ((2, 8, 2), (3,), 1, "same", 2),
+    ((1, 4, 5, 4, 2), (2, 3, 2), 1, "valid", 1),
+    ((1, 5, 4, 3, 2), (3, 2, 2), (2, 1, 2), "same", 1),
+    ((1, 6, 4, 4, 1), (2, 2, 2), 1, "same", (2, 1, 1)),
+]
+
+
+@pytest.mark.parametrize("shape,size,strides,padding,dilation", RANK_CASES, ids=str)
+def test_conv_of_sequences_and_volumes_gradients(shape, size, strides, padding,
+                                                 dilation):
+    rng = np.random.default_rng(17)
+    x, kernel = normal(rng, shape), normal(rng, size + (shape[-1], 2))
+    check_grads(lambda a, k: convolution.conv(a, k, strides, padding, dilation),
+                x, kernel)
+    g = normal(rng, np.shape(convolution.conv(x, kernel, strides, padding,
+                                              dilation)))
+    check_grads(lambda a, k: convolution.conv_backprop_input(
+        a, k, x.shape, strides, padding, dilation), g, kernel)
+
+
+@covers("depthwise_conv", "depthwise_conv_backprop_input",
+        "depthwise_conv_backprop_filter")
+@pytest.mark.parametrize("shape,size,strides,padding,dilation", RANK_CASES + [
+    ((2, 5, 6, 3), (3, 2), 1, "same", 1),
+    ((2, 6, 5, 2), (2, 2), 2, "valid", 1),
+    ((1, 6, 6, 2), (2, 3), (1, 2), "same", (2, 1)),
+], ids=str)
+def test_depthwise_conv_gradients(shape, size, strides, padding, dilation):
+    rng = np.random.default_rng(18)
+    x, kernel = normal(rng, shape), normal(rng, size + (shape[-1], 2))
+
+    def depthwise(a, k):
+        return convolution.depthwise_conv(a, k, strides, padding, dilation)
+
+    check_grads(depthwise, x, kernel)
+    g = normal(rng, np.shape(depthwise(x, kernel)))
+    params = convolution.conv_params(len(size), strides, padding, dilation)
+    check_grads(lambda a, k: convolution.depthwise_conv_backprop_input_prim(
+        a, k, input_shape=x.shape, **params), g, kernel)
+    check_grads(lambda a, b: convolution.depthwise_conv_backprop_filter_prim(
+        a, b, kernel_shape=kernel.shape, **params), x, g)
+
+
+def test_depthwise_conv_is_a_conv_per_channel():
+    # channel c through kernel m is output channel c * M + m (Keras's order)
+    rng = np.random.default_rng(19)
+    x, kernel = rng.normal(size=(2, 6, 5, 3)), rng.normal(size=(3, 2, 3, 2))
+    y = convolution.depthwise_conv(x, kernel, 1, "same")
+    for c in range(3):
+        for m in range(2):
+            one = convolution.conv(x[..., c:c + 1], kernel[:, :, c:c + 1, m:m + 1],
+                                   1, "same")
+            np.testing.assert_allclose(y[..., c * 2 + m], one[..., 0], atol=1e-12)
+
+
+@pytest.mark.parametrize("shape,pool,strides,padding", [
+    ((2, 7, 3), 2, None, "valid"),
+    ((2, 7, 3), 3, 2, "same"),
+    ((1, 5, 4, 3, 2), 2, None, "valid"),
+    ((1, 5, 4, 3, 2), (3, 2, 2), (2, 1, 2), "same"),
+], ids=str)
+def test_pooling_of_sequences_and_volumes_gradients(shape, pool, strides, padding):
+    x = normal(np.random.default_rng(20), shape)
+    check_grads(lambda t: pooling.max_pool(t, pool, strides, padding), x)
+    check_grads(lambda t: pooling.avg_pool(t, pool, strides, padding), x)
 
 
 # ----------------------------------------------- numpy_extra (keras.ops set)

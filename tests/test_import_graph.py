@@ -71,7 +71,9 @@ def _floors_below(*floors):
     # of layer, model, optimizer or seed generator
     ("saving", _floors_below("backend", "ops")),
     ("engine", _floors_below("backend", "ops", "saving", "random", "initializers",
-                             "regularizers", "constraints")),
+                             "regularizers", "constraints", "dtype_policies")),
+    # the policies name dtypes and cast: Keras 3's keras/src/dtype_policies/
+    ("dtype_policies", _floors_below("backend", "ops", "saving")),
     ("trainers", _floors_below("backend", "ops", "saving", "losses", "metrics",
                                "optimizers", "callbacks")),
 ])

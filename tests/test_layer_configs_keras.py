@@ -37,6 +37,15 @@ MAKE = {
     "Activation": lambda: layers.Activation("relu"),
     "AveragePooling1D": lambda: layers.AveragePooling1D(2),
     "AveragePooling2D": lambda: layers.AveragePooling2D(2),
+    "AveragePooling3D": lambda: layers.AveragePooling3D(2),
+    "Bidirectional": lambda: layers.Bidirectional(layers.LSTM(2)),
+    "Conv1DTranspose": lambda: layers.Conv1DTranspose(2, 3),
+    "Conv3D": lambda: layers.Conv3D(2, 3),
+    "ConvLSTM1D": lambda: layers.ConvLSTM1D(2, 3),
+    "ConvLSTM2D": lambda: layers.ConvLSTM2D(2, 3),
+    "ConvLSTM3D": lambda: layers.ConvLSTM3D(2, 3),
+    "DepthwiseConv1D": lambda: layers.DepthwiseConv1D(3),
+    "DepthwiseConv2D": lambda: layers.DepthwiseConv2D(3),
     "Conv1D": lambda: layers.Conv1D(2, 3),
     "Conv2D": lambda: layers.Conv2D(2, 3),
     "Conv2DTranspose": lambda: layers.Conv2DTranspose(2, 3),
@@ -56,6 +65,8 @@ MAKE = {
     "Reshape": lambda: layers.Reshape((2, 3)),
     "SimpleRNN": lambda: layers.SimpleRNN(2),
     "SimpleRNNCell": lambda: layers.SimpleRNNCell(2),
+    "SeparableConv1D": lambda: layers.SeparableConv1D(2, 3),
+    "SeparableConv2D": lambda: layers.SeparableConv2D(2, 3),
 }
 
 
@@ -99,7 +110,8 @@ MINE = run_mine(SCENARIOS)  # the namespace: MAKE, make, the scenarios
 # A config key that holds a serialized object the constructor does not
 # deserialize (only `from_config` does), in Keras as in kerasmini: there
 # `cls(**config)` raises, in both (the comparison with Keras checks it).
-NESTED = {"RNN": "cell", "Lambda": "function"}
+NESTED = {"RNN": ("cell",), "Lambda": ("function",),
+          "Bidirectional": ("layer", "backward_layer")}
 
 # Values that differ from Keras's, each with its reason.
 DIFFERENT_VALUES = {
@@ -133,10 +145,10 @@ def test_the_config_goes_back_through_the_constructor(name):
     if name in NESTED:  # as in Keras: only from_config deserializes it
         with pytest.raises((TypeError, ValueError)):
             cls(**copy.deepcopy(config))
-        key = NESTED[name]
         config = dict(config)
         with serialization.SafeModeScope(True):
-            config[key] = serialization.deserialize_keras_object(config[key])
+            for key in NESTED[name]:
+                config[key] = serialization.deserialize_keras_object(config[key])
     assert cls(**config).get_config() == layer.get_config()
 
 
@@ -164,8 +176,10 @@ def test_dense_from_its_own_config():
 def test_a_wrong_dtype_policy_is_refused_clearly():
     with pytest.raises(ValueError, match="Cannot interpret `dtype` argument"):
         layers.Dense(2, dtype={"class_name": "Nope", "config": {}})
-    with pytest.raises(ValueError, match="Received: dtype='mixed_float16'"):
-        layers.Dense(2, dtype="mixed_float16")
+    with pytest.raises(ValueError, match="Cannot convert 'mixed_int8'.*Received"):
+        layers.Dense(2, dtype="mixed_int8")
+    mixed = layers.Dense(2, dtype="mixed_float16")  # a mixed precision policy
+    assert (mixed.compute_dtype, mixed.variable_dtype) == ("float16", "float32")
 
 
 @pytest.fixture(scope="module")

@@ -20,6 +20,23 @@ V = RNG.normal(size=(3,)).astype("float32")
 IMG = RNG.normal(size=(2, 6, 6, 3)).astype("float32")
 KER = RNG.normal(size=(3, 3, 3, 4)).astype("float32")
 KER_T = RNG.normal(size=(3, 3, 5, 3)).astype("float32")  # (kh, kw, out, in)
+SEQ = RNG.normal(size=(2, 7, 3)).astype("float32")  # (batch, steps, channels)
+VOL = RNG.normal(size=(2, 4, 6, 6, 3)).astype("float32")  # (batch, d, h, w, c)
+DW = RNG.normal(size=(3, 3, 3, 2)).astype("float32")  # (kh, kw, in, multiplier)
+PW = RNG.normal(size=(1, 1, 6, 4)).astype("float32")  # (1, 1, in * mult, out)
+
+
+def _depthwise_reference(x, kernel):
+    """Channel ``c`` through kernel ``m`` is output channel ``c * M + m``
+    ("valid" padding, stride 1), a loop over the windows."""
+    kh, kw, channels, mult = kernel.shape
+    n, h, w, _ = x.shape
+    out = np.zeros((n, h - kh + 1, w - kw + 1, channels * mult))
+    for i in range(h - kh + 1):
+        for j in range(w - kw + 1):
+            patch = x[:, i:i + kh, j:j + kw, :]  # (n, kh, kw, c)
+            out[:, i, j] = np.einsum("nhwc,hwcm->ncm", patch, kernel).reshape(n, -1)
+    return out
 
 
 def _conv_transpose_reference(x, kernel, stride):
@@ -133,6 +150,19 @@ CASES = [
      lambda: _conv_transpose_reference(IMG, KER_T, 2)),
     ("conv_transpose_same", lambda o: o.conv_transpose(IMG, KER_T, padding="same"),
      None),
+    ("conv_1d", lambda o: o.conv(SEQ, KER[0], padding="same"), None),
+    ("conv_3d", lambda o: o.conv(VOL, RNG.normal(size=(2, 3, 3, 3, 4)).astype(
+        "float32"), strides=(1, 2, 2)), None),
+    ("conv_transpose_1d", lambda o: o.conv_transpose(SEQ, KER_T[0], strides=2),
+     lambda: _conv_transpose_reference(SEQ[:, None], KER_T[:1], 2)[:, 0]),
+    ("depthwise_conv", lambda o: o.depthwise_conv(IMG, DW),
+     lambda: _depthwise_reference(IMG, DW)),
+    ("depthwise_conv_same", lambda o: o.depthwise_conv(IMG, DW, 2, "same"), None),
+    ("separable_conv", lambda o: o.separable_conv(IMG, DW, PW),
+     lambda: np.einsum("nhwc,co->nhwo", _depthwise_reference(IMG, DW), PW[0, 0])),
+    ("max_pool_3d", lambda o: o.max_pool(VOL, 2), lambda: VOL.reshape(
+        2, 2, 2, 3, 2, 3, 2, 3).max(axis=(2, 4, 6))),
+    ("average_pool_1d", lambda o: o.average_pool(SEQ, 3, 2, "same"), None),
     ("max_pool", lambda o: o.max_pool(IMG, 2), lambda: IMG.reshape(
         2, 3, 2, 3, 2, 3).max(axis=(2, 4))),
     ("average_pool", lambda o: o.average_pool(IMG, 2), lambda: IMG.reshape(
@@ -412,9 +442,12 @@ def test_conversions():
         ops.convert_to_tensor([1.0], sparse=True)
 
 
-def test_conv_transpose_refuses_inputs_that_are_not_images():
-    with pytest.raises(ValueError, match="ops.conv_transpose: kerasmini supports 2D"):
-        ops.conv_transpose(np.ones((2, 6, 3)), KER_T)
+def test_conv_transpose_refuses_inputs_without_spatial_axes():
+    with pytest.raises(ValueError, match="ops.conv_transpose: kerasmini supports "
+                                         "inputs of rank"):
+        ops.conv_transpose(np.ones((2, 6)), KER_T)
+    with pytest.raises(ValueError, match="must have rank 3 for inputs of rank 3"):
+        ops.conv_transpose(np.ones((2, 6, 3)), KER_T)  # a sequence, an image kernel
 
 
 def test_sparse_categorical_crossentropy_checks_its_labels():

@@ -90,3 +90,28 @@ def test_new_ops_between_layers_of_a_functional_model():
     assert history.history["loss"][-1] < history.history["loss"][0]
     np.testing.assert_allclose(model.predict(images, verbose=0), model(images),
                                rtol=1e-5, atol=1e-6)
+
+
+def test_depthwise_and_separable_conv_replay_new_inputs():
+    rng = np.random.default_rng(0)
+    depthwise, pointwise = rng.normal(size=(3, 3, 2, 2)), rng.normal(size=(1, 1, 4, 3))
+    step = function(lambda x: ops.separable_conv(x, depthwise, pointwise,
+                                                 padding="same"))
+    first, second = rng.normal(size=(2, 5, 5, 2)), rng.normal(size=(2, 5, 5, 2))
+    step(first)
+    np.testing.assert_allclose(
+        step(second), ops.separable_conv(second, depthwise, pointwise,
+                                         padding="same"), rtol=1e-12)
+    assert step.trace_count == 1
+
+
+def test_conv_and_pooling_of_volumes_in_a_functional_model():
+    kernel = np.random.default_rng(1).normal(size=(2, 2, 2, 1, 3)).astype("float32")
+    x = keras.Input((4, 4, 4, 1))
+    y = ops.max_pool(ops.conv(x, kernel, padding="same"), 2)
+    model = keras.Model(x, y)
+    volume = np.random.default_rng(2).normal(size=(2, 4, 4, 4, 1)).astype("float32")
+    np.testing.assert_allclose(model.predict(volume, verbose=0),
+                               ops.max_pool(ops.conv(volume, kernel, padding="same"),
+                                            2), rtol=1e-6)
+    assert model.output.shape == (None, 2, 2, 2, 3)

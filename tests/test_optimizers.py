@@ -246,8 +246,9 @@ def test_unknown_variable_after_build_is_an_error():
 
 def test_get_resolves_names_and_lists_known_ones():
     assert isinstance(optimizers.get("rmsprop"), RMSprop)
+    assert type(optimizers.get("adamw")).__name__ == "AdamW"
     with pytest.raises(ValueError, match=r"Known optimizers: \['adagrad', 'adam'"):
-        optimizers.get("adamw")
+        optimizers.get("nadam")
 
 
 def test_get_config_round_trips():

@@ -175,8 +175,9 @@ def standardize_dtype_policy(dtype) -> str:
     Keras 3 takes a dtype policy there: a dtype name, ``None`` (the default,
     :func:`floatx`), or the policy's config dict, which is what
     ``layer.get_config()["dtype"]`` holds, so ``Dense(**config)`` works
-    (``keras/src/dtype_policies/__init__.py``, ``get``). kerasmini has no
-    mixed precision: a policy is the one dtype it names.
+    (``keras/src/dtype_policies/__init__.py``, ``get``). Here (losses and
+    metrics) a policy is the one dtype it names; layers take mixed policies
+    through ``kerasmini.dtype_policies.get``.
 
     >>> standardize_dtype_policy({"module": "keras", "class_name": "DTypePolicy",
     ...                           "config": {"name": "float64"},

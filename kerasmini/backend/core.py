@@ -31,6 +31,10 @@ class _State:
         self.graphs = []  # graphs being traced, innermost last
         self.tapes = []  # recording GradientTapes
         self.symbolic = 0  # >0 while shapes are inferred by a dry run
+        # mixed precision (backend/autocast.py): the innermost AutocastScope,
+        # and its `maybe_cast` of a primitive's arguments while it casts
+        self.autocast_scope = None
+        self.autocast = None
 
 
 STATE = _State()
@@ -251,6 +255,8 @@ class Primitive:
         self.vjps = _ArgnumRules(rule)
 
     def __call__(self, *args, **params):
+        if STATE.autocast is not None:  # mixed precision: see backend/autocast.py
+            args = STATE.autocast(args)
         # 1. run NumPy on the unwrapped values.
         values = unwrap(args)
         out = self.forward(*values, **params)

@@ -32,10 +32,12 @@ def to_snake_case(name: str) -> str:
 
     >>> to_snake_case("Conv2D"), to_snake_case("BatchNormalization")
     ('conv2d', 'batch_normalization')
+    >>> to_snake_case("ConvLSTM2D"), to_snake_case("ReLU")
+    ('conv_lstm2d', 're_lu')
     >>> to_snake_case("_Private")
     'private__private'
     """
-    name = re.sub(r"(.)([A-Z][a-z0-9]+)", r"\1_\2", name)
+    name = re.sub(r"(.)([A-Z][a-z]+)", r"\1_\2", name)
     name = re.sub(r"([a-z])([A-Z])", r"\1_\2", name).lower()
     if name.startswith("_"):
         return "private" + name

@@ -145,27 +145,38 @@ def check_choice(value, name, choices, owner=None):
     return value
 
 
-def check_pair(value, name):
-    """``2`` -> ``(2, 2)``; a pair of positive integers stays; anything else
-    is refused (kernel sizes, strides, dilation rates, pool sizes).
+def check_tuple(value, n, name):
+    """``2`` -> ``(2,) * n``; a tuple of ``n`` positive integers stays;
+    anything else is refused (kernel sizes, strides, dilation rates, pool
+    sizes of ``n`` spatial axes).
 
-    >>> check_pair(2, "strides"), check_pair([1, 3], "kernel_size")
-    ((2, 2), (1, 3))
-    >>> check_pair(0, "strides")
+    >>> check_tuple(2, 3, "strides"), check_tuple([1, 3], 2, "kernel_size")
+    ((2, 2, 2), (1, 3))
+    >>> check_tuple(0, 2, "strides")
     Traceback (most recent call last):
       ...
     ValueError: Expected `strides` to be a positive integer or a tuple of 2 positive ...
     """
-    pair = value
+    values = value
     if _is_int(value):
-        pair = (value, value)
-    pair = tuple(pair) if isinstance(pair, (tuple, list)) else ()
-    if len(pair) != 2 or not all(_is_int(v) and v >= 1 for v in pair):
+        values = (value,) * n
+    values = tuple(values) if isinstance(values, (tuple, list)) else ()
+    if len(values) != n or not all(_is_int(v) and v >= 1 for v in values):
+        plural = "integer" if n == 1 else "integers"
         raise ValueError(
-            f"Expected `{name}` to be a positive integer or a tuple of 2 positive "
-            f"integers. Received: {name}={value!r}"
+            f"Expected `{name}` to be a positive integer or a tuple of {n} positive "
+            f"{plural}. Received: {name}={value!r}"
         )
-    return int(pair[0]), int(pair[1])
+    return tuple(int(v) for v in values)
+
+
+def check_pair(value, name):
+    """:func:`check_tuple` of two (an image's two spatial axes).
+
+    >>> check_pair(2, "strides")
+    (2, 2)
+    """
+    return check_tuple(value, 2, name)
 
 
 def check_padding(padding):

@@ -121,6 +121,7 @@ class Variable:
         self._trainable = bool(trainable)
         self.regularizer = None
         self.constraint = None
+        self.autocast = True  # read in the compute dtype in an AutocastScope
         self._assign_op = Primitive("assign:" + self.path, self._write, stateful=True)
         # one step each in a traced graph (not a read, an add and an assign)
         self._assign_add_op = Primitive("assign_add:" + self.path, self._write_add,

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import ast
 import collections
+import functools
 import pkgutil
 from pathlib import Path
 
@@ -47,15 +48,27 @@ def group_of(module: str) -> str:
 
 def _import_statements(path):
     """``(ast node, inside a function?)`` for each import statement of a file."""
+    stat = Path(path).stat()
+    return _parsed_imports(str(path), (stat.st_mtime_ns, stat.st_size))
+
+
+@functools.lru_cache(maxsize=None)
+def _parsed_imports(path, stamp):
+    # parsed once per version of a file (``stamp``): chapter 1 and the tests
+    # build the graph several times. One walk, in ``ast.walk``'s order, that
+    # carries down whether a node sits inside a function.
     tree = ast.parse(Path(path).read_text(encoding="utf-8"))
-    in_function = set()
-    for fn in ast.walk(tree):
-        if isinstance(fn, (ast.FunctionDef, ast.AsyncFunctionDef)):
-            in_function.update(id(node) for node in ast.walk(fn) if node is not fn)
-    for node in ast.walk(tree):
+    found = []
+    todo = collections.deque([(tree, False)])
+    while todo:
+        node, in_function = todo.popleft()
         if isinstance(node, ast.Import) or (
                 isinstance(node, ast.ImportFrom) and node.level == 0 and node.module):
-            yield node, id(node) in in_function
+            found.append((node, in_function))
+        inside = in_function or isinstance(node, (ast.FunctionDef,
+                                                  ast.AsyncFunctionDef))
+        todo.extend((child, inside) for child in ast.iter_child_nodes(node))
+    return tuple(found)
 
 
 def _targets(node):

@@ -22,6 +22,7 @@ def _monitor_op(mode, monitor):
             f"Unknown mode: {mode!r}. Expected one of 'auto', 'min', 'max'."
         )
     if mode == "auto":
-        wants_max = any(key in monitor for key in ("acc", "auc", "precision", "recall"))
+        wants_max = any(key in monitor for key in (
+            "acc", "auc", "precision", "recall", "io_u", "cosine_similarity"))
         mode = "max" if wants_max and "loss" not in monitor else "min"
     return np.greater if mode == "max" else np.less

@@ -26,13 +26,15 @@ The life of a layer, which the book walks one step at a time:
 ((2, 3), 'scale/variable')
 """
 
+import contextlib
 import inspect
 
 import numpy as np
 
-from kerasmini import constraints, initializers, ops, regularizers
+from kerasmini import constraints, dtype_policies, initializers, ops, regularizers
 from kerasmini.api_export import keras_export
 from kerasmini.backend import config, validation
+from kerasmini.backend.autocast import AutocastScope, get_autocast_scope
 from kerasmini.backend.core import STATE
 from kerasmini.backend.keras_tensor import KerasTensor, any_symbolic, is_keras_tensor
 from kerasmini.backend.masking import get_keras_mask, set_keras_mask
@@ -103,9 +105,9 @@ class Layer(Module, Operation):
         Module.__init__(self, name=name)  # Keras 2's root, tf.Module: the name
         Operation.__init__(self, name=name)  # Keras 3's root: its node lists
         self._trainable = trainable
-        # a dtype name, or the DTypePolicy dict get_config writes (Keras 3's
+        # a dtype name, a DTypePolicy or the dict get_config writes (Keras 3's
         # `dtype_policies.get`), so that `Dense(**Dense(2).get_config())` works
-        self.dtype = config.standardize_dtype_policy(dtype)
+        self._dtype_policy = dtype_policies.get(dtype)  # compute, variable dtypes
         self.autocast = kwargs.get("autocast", True)
         self.built = False
         self.input_spec = None
@@ -164,17 +166,6 @@ class Layer(Module, Operation):
 
     # -------------------------------------------------------------- weights
     @property
-    def compute_dtype(self) -> str:
-        """The dtype of the computations: ``dtype`` (kerasmini has no mixed
-        precision, so it is also :attr:`variable_dtype`)."""
-        return self.dtype
-
-    @property
-    def variable_dtype(self) -> str:
-        """The dtype of the weights: ``dtype``."""
-        return self.dtype
-
-    @property
     def trainable(self) -> bool:
         return self._trainable
 
@@ -185,6 +176,22 @@ class Layer(Module, Operation):
             layer._trainable = bool(value)
             for v in layer._trainable_weights:
                 v.trainable = bool(value)
+
+    @property
+    def dtype_policy(self):
+        """The layer's :class:`~kerasmini.dtype_policies.DTypePolicy`."""
+        return self._dtype_policy
+
+    @dtype_policy.setter
+    def dtype_policy(self, value):
+        self._dtype_policy = dtype_policies.get(value)
+
+    dtype = property(lambda self: self._dtype_policy.variable_dtype,
+                     doc="The weights' dtype (Keras 3: alias of variable_dtype).")
+    variable_dtype = property(lambda self: self._dtype_policy.variable_dtype,
+                              doc="The dtype the weights are created in.")
+    compute_dtype = property(lambda self: self._dtype_policy.compute_dtype,
+                             doc="The dtype of the inputs, the maths, the outputs.")
 
     @property
     def weights(self):
@@ -229,7 +236,8 @@ class Layer(Module, Operation):
                        if isinstance(value, SeedGenerator)])
 
     def add_weight(self, *args, shape=None, initializer=None, dtype=None,
-                   trainable=True, regularizer=None, constraint=None, name=None):
+                   trainable=True, autocast=True, regularizer=None, constraint=None,
+                   name=None):
         """Create a weight variable and track it on this layer.
 
         Called from ``build``. The variable is created inside the layer's name
@@ -243,6 +251,7 @@ class Layer(Module, Operation):
                 ``"glorot_uniform"`` for floats and ``"zeros"`` otherwise.
             dtype: default: the layer's dtype.
             trainable: trainable (updated by optimizers) or not.
+            autocast: read in the compute dtype in a mixed-precision ``call``.
             regularizer: adds a penalty on the weight to ``layer.losses``.
             constraint: applied after each optimizer update.
             name: the last part of the variable's path.
@@ -261,6 +270,7 @@ class Layer(Module, Operation):
                                 trainable=trainable, name=name)
         variable.regularizer = regularizers.get(regularizer)
         variable.constraint = constraints.get(constraint)
+        variable.autocast = bool(autocast)
         self._track_variable(variable)
         return variable
 
@@ -415,7 +425,8 @@ class Layer(Module, Operation):
         """The output shape for ``input_shape``; by default found by a
         symbolic call of ``call`` (see :meth:`compute_output_spec`)."""
         spec = self.compute_output_spec(
-            map_shape_structure(lambda s: KerasTensor(s, self.dtype), input_shape))
+            map_shape_structure(lambda s: KerasTensor(s, self.compute_dtype),
+                                input_shape))
         return map_structure(lambda kt: kt.shape, spec)
 
     def compute_output_spec(self, *args, **kwargs):
@@ -500,7 +511,9 @@ class Layer(Module, Operation):
         return training
 
     def _call_layer(self, inputs, rest, kwargs, symbolic):
-        with name_scope(self.name, caller=self):
+        if symbolic and self.autocast:  # the spec of float inputs autocast
+            inputs = map_structure(self._autocast_spec, inputs)
+        with name_scope(self.name, caller=self), self._autocast_scope():
             # Operation.__call__: `call` on values, `symbolic_call` (the output
             # spec) on KerasTensors, as Keras 3's Layer calls through it
             outputs = super().__call__(inputs, *rest, **kwargs)
@@ -517,6 +530,29 @@ class Layer(Module, Operation):
                 self.add_loss(ops.divide(self.activity_regularizer(out),
                                          float(np.shape(out)[0] or 1)))
         return outputs
+
+    def _autocast_spec(self, x):
+        compute = self.compute_dtype
+        if is_keras_tensor(x) and x.dtype != compute and \
+                str(x.dtype).startswith("float") and compute.startswith("float"):
+            return KerasTensor(x.shape, compute)
+        return x
+
+    def _autocast_scope(self):
+        """Mixed precision (Keras 3's rule): a layer whose compute and variable
+        dtypes differ reads its float weights in the compute dtype; a layer
+        inside such a call reads them in its own compute dtype, or as they
+        are if it does not autocast or does not compute in floats."""
+        outer = get_autocast_scope()
+        compute = self.compute_dtype
+        if outer is not None:
+            if not self.autocast or not compute.startswith("float"):
+                return AutocastScope(None)
+            if outer.dtype != compute:
+                return AutocastScope(compute)
+        elif compute != self.variable_dtype and compute.startswith("float"):
+            return AutocastScope(compute)
+        return contextlib.nullcontext()
 
     def symbolic_call(self, *args, **kwargs):
         """The output spec only: the layer's Node is recorded at the end of
@@ -540,9 +576,10 @@ class Layer(Module, Operation):
         if converted is None or is_keras_tensor(converted):
             return converted
         dtype = np.dtype(converted.dtype).name
-        if self.autocast and dtype.startswith("float") and dtype != self.dtype \
-                and self.dtype.startswith("float"):
-            converted = ops.cast(converted, self.dtype)  # floats to the layer's
+        compute = self.compute_dtype
+        if self.autocast and dtype.startswith("float") and dtype != compute \
+                and compute.startswith("float"):
+            converted = ops.cast(converted, compute)  # floats to the layer's
         if converted is not x and get_keras_mask(x) is not None:
             set_keras_mask(converted, get_keras_mask(x))  # keep it (Keras too)
         return converted
@@ -574,7 +611,7 @@ class Layer(Module, Operation):
         if type(self).get_config is Layer.get_config:
             check_get_config(self)  # a subclass with more arguments must write it
         config_ = {"name": self.name, "trainable": self.trainable,
-                   "dtype": serialization.serialize_dtype_policy(self.dtype)}
+                   "dtype": dtype_policies.serialize(self.dtype_policy)}
         if type(self).__init__ is Layer.__init__:
             # no constructor of its own: Keras 3 writes the base constructor's
             # arguments with their values (Operation's automatic config)

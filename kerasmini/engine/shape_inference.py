@@ -120,7 +120,7 @@ def spec_from_output_shape(layer, inputs):
     (None, 3)
     """
     out = layer.compute_output_shape(map_structure(lambda kt: kt.shape, inputs))
-    dtype = layer.dtype if layer.autocast else flatten(inputs)[0].dtype
+    dtype = layer.compute_dtype if layer.autocast else flatten(inputs)[0].dtype
     if isinstance(out, tuple) and all(d is None or isinstance(d, int) for d in out):
         return KerasTensor(out, dtype)
     return map_shape_structure(lambda s: KerasTensor(s, dtype), out)

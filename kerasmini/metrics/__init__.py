@@ -18,6 +18,7 @@ update inside a traced ``train_step`` is replayed with the rest of the step.
 
 from kerasmini.api_export import keras_export
 from kerasmini.backend.naming import to_snake_case
+from kerasmini.losses import kl_divergence
 from kerasmini.metrics.accuracy_metrics import (
     Accuracy,
     BinaryAccuracy,
@@ -41,14 +42,23 @@ from kerasmini.metrics.confusion_metrics import (
     TrueNegatives,
     TruePositives,
 )
+from kerasmini.metrics.iou_metrics import (
+    BinaryIoU,
+    IoU,
+    MeanIoU,
+    OneHotIoU,
+    OneHotMeanIoU,
+)
 from kerasmini.metrics.metric import Metric
 from kerasmini.metrics.probabilistic_metrics import (
     BinaryCrossentropy,
     CategoricalCrossentropy,
+    KLDivergence,
     SparseCategoricalCrossentropy,
 )
 from kerasmini.metrics.reduction_metrics import Mean, MeanMetricWrapper, Sum
 from kerasmini.metrics.regression_metrics import (
+    CosineSimilarity,
     MeanAbsoluteError,
     MeanAbsolutePercentageError,
     MeanSquaredError,
@@ -61,7 +71,9 @@ _CLASSES = (Mean, Sum, Accuracy, BinaryAccuracy, CategoricalAccuracy,
             TopKCategoricalAccuracy, MeanSquaredError, MeanAbsoluteError,
             RootMeanSquaredError, MeanAbsolutePercentageError, BinaryCrossentropy,
             CategoricalCrossentropy, SparseCategoricalCrossentropy, AUC, Precision,
-            Recall, TruePositives, FalsePositives, TrueNegatives, FalseNegatives)
+            Recall, TruePositives, FalsePositives, TrueNegatives, FalseNegatives,
+            CosineSimilarity, KLDivergence, IoU, BinaryIoU, MeanIoU, OneHotIoU,
+            OneHotMeanIoU)
 ALL_OBJECTS_DICT = {cls.__name__: cls for cls in _CLASSES}
 ALL_OBJECTS_DICT.update({to_snake_case(cls.__name__): cls for cls in _CLASSES})
 ALL_OBJECTS_DICT.update({
@@ -69,6 +81,7 @@ ALL_OBJECTS_DICT.update({
     "mae": MeanAbsoluteError, "MAE": MeanAbsoluteError,
     "mape": MeanAbsolutePercentageError, "MAPE": MeanAbsolutePercentageError,
     "auc": AUC, "AUC": AUC,
+    "kld": KLDivergence, "KLD": KLDivergence,
 })
 
 
@@ -89,6 +102,8 @@ def get(identifier):
 
 
 __all__ = [
+    "BinaryIoU", "CosineSimilarity", "IoU", "KLDivergence", "MeanIoU", "OneHotIoU",
+    "OneHotMeanIoU", "kl_divergence",
     "AUC", "Accuracy", "BinaryAccuracy", "BinaryCrossentropy", "CategoricalAccuracy",
     "CategoricalCrossentropy", "FalseNegatives", "FalsePositives", "Mean",
     "MeanAbsoluteError", "MeanAbsolutePercentageError", "MeanMetricWrapper",

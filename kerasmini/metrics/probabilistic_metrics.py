@@ -57,3 +57,16 @@ class SparseCategoricalCrossentropy(MeanMetricWrapper):
                  from_logits=False, axis=-1):
         super().__init__(losses.sparse_categorical_crossentropy, name=name,
                          dtype=dtype, from_logits=from_logits, axis=axis)
+
+
+@keras_export("kerasmini.metrics.KLDivergence")
+class KLDivergence(MeanMetricWrapper):
+    """The mean Kullback-Leibler divergence (:func:`~kerasmini.losses.kl_divergence`).
+
+    >>> round(float(KLDivergence()(np.array([[0.0, 1.0], [0.0, 0.0]]),
+    ...                            np.array([[0.6, 0.4], [0.4, 0.6]]))), 4)
+    0.4581
+    """
+
+    def __init__(self, name="kl_divergence", dtype=None):
+        super().__init__(losses.kl_divergence, name=name, dtype=dtype)

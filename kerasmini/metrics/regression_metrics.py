@@ -11,6 +11,7 @@ import numpy as np  # noqa: F401  (the docstring examples use it)
 
 from kerasmini import losses, ops
 from kerasmini.api_export import keras_export
+from kerasmini.backend import config
 from kerasmini.metrics.reduction_metrics import MeanMetricWrapper
 
 
@@ -88,3 +89,45 @@ class MeanAbsolutePercentageError(MeanMetricWrapper):
 
     def __init__(self, name="mean_absolute_percentage_error", dtype=None):
         super().__init__(mean_absolute_percentage_error, name=name, dtype=dtype)
+
+
+def cosine_similarity(y_true, y_pred, axis=-1):
+    """The cosine of the angle between ``y_true`` and ``y_pred`` along
+    ``axis``: both scaled to unit length (``x * min(1 / ||x||, 1 / eps)``, so
+    a zero vector stays zero), then their dot product.
+
+    >>> cosine_similarity(np.array([[0.0, 1.0], [1.0, 1.0]]),
+    ...                   np.array([[1.0, 0.0], [1.0, 1.0]])).round(4)
+    array([0., 1.])
+    """
+    y_pred = ops.convert_to_tensor(y_pred) if not hasattr(y_pred, "dtype") else y_pred
+    y_true = ops.cast(ops.convert_to_tensor(y_true), y_pred.dtype)
+    y_true, y_pred = losses.squeeze_or_expand_to_same_rank(y_true, y_pred)
+    return ops.sum(ops.multiply(_unit(y_true, axis), _unit(y_pred, axis)), axis=axis)
+
+
+def _unit(x, axis):
+    square_sum = ops.sum(ops.square(x), axis=axis, keepdims=True)
+    eps = config.epsilon()  # Keras's normalize: at most 1 / epsilon per unit
+    return ops.divide(x, ops.sqrt(ops.maximum(square_sum, eps * eps)))
+
+
+@keras_export("kerasmini.metrics.CosineSimilarity")
+class CosineSimilarity(MeanMetricWrapper):
+    """The mean cosine similarity between labels and predictions (1: same
+    direction, 0: orthogonal, -1: opposite); larger is better.
+
+    Keras 3.15.1's ``get_config`` leaves ``axis`` out; kerasmini keeps it,
+    so a metric rebuilt from its config normalises the same axis.
+
+    >>> float(CosineSimilarity(axis=1)(np.array([[0.0, 1.0], [1.0, 1.0]]),
+    ...                                np.array([[1.0, 0.0], [1.0, 1.0]])))
+    0.5
+    """
+
+    def __init__(self, name="cosine_similarity", dtype=None, axis=-1):
+        super().__init__(cosine_similarity, name=name, dtype=dtype, axis=axis)
+        self.axis = axis
+
+    def get_config(self):
+        return {"name": self.name, "dtype": self.dtype, "axis": self.axis}

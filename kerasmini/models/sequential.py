@@ -217,7 +217,7 @@ class Sequential(Functional):
         ['InputLayer', 'Dense']
         """
         config = {"name": self.name, "trainable": self.trainable,
-                  "dtype": serialize_dtype_policy(self.dtype),
+                  "dtype": serialize_dtype_policy(self.dtype_policy.name),
                   "layers": [serialize_keras_object(layer) for layer in self._stack]}
         if self._graph_ready:
             config["build_input_shape"] = self._stack[0].batch_shape

@@ -319,37 +319,10 @@ def moments(x, axes, keepdims=False):
     return mean, variance
 
 
-# --------------------------------------------------------- images (NHWC)
-def _window_spec(shape, window, strides, padding, channels, dilation, op):
-    spatial = []
-    for a in (0, 1):
-        size = shapes.conv_output_length(shape[1 + a], window[a], strides[a],
-                                         dilation[a], padding)
-        if size is not None and size < 1:
-            raise ValueError(
-                f"ops.{op}: Computed output size would be zero or negative. "
-                f"Received: inputs.shape={tuple(shape)}, window={tuple(window)}, "
-                f"strides={tuple(strides)}, dilation_rate={tuple(dilation)}, "
-                f"padding={padding!r}"
-            )
-        spatial.append(size)
-    return (shape[0], spatial[0], spatial[1], channels)
-
-
-def _pair(value, name, op):
-    try:
-        return validation.check_pair(value, name)
-    except ValueError as error:
-        raise ValueError(f"ops.{op}: {error}") from None
-
-
-def _padding(padding, op):
-    try:
-        return validation.check_padding(padding)
-    except ValueError as error:
-        raise ValueError(f"ops.{op}: {error}") from None
-
-
+# ------------------------------------- sequences, images, volumes
+# One to three spatial axes (the rank of the inputs says which), channels
+# last, or right after the batch axis with data_format="channels_first":
+# such inputs are moved to channels last around the computation.
 def data_format(value, op):
     """``"channels_last"`` or ``"channels_first"`` (``None``: the global
     image data format, channels_last unless set).
@@ -367,71 +340,119 @@ def data_format(value, op):
     return value
 
 
-def _to_nhwc(x, fmt):
-    return x if fmt == "channels_last" else backend.numpy.transpose(x, (0, 2, 3, 1))
+def _to_last(x, fmt):
+    if fmt == "channels_last":
+        return x
+    rank = len(shapes.shape_of(x))
+    return backend.numpy.transpose(x, (0, *range(2, rank), 1))
 
 
-def _from_nhwc(x, fmt):
-    return x if fmt == "channels_last" else backend.numpy.transpose(x, (0, 3, 1, 2))
+def _from_last(x, fmt):
+    if fmt == "channels_last":
+        return x
+    rank = len(shapes.shape_of(x))
+    return backend.numpy.transpose(x, (0, rank - 1, *range(1, rank - 1)))
 
 
-def _nhwc_shape(shape, fmt):
+def _last_shape(shape, fmt):
+    """A shape as channels last."""
     shape = tuple(shape)
     return shape if fmt == "channels_last" else (shape[0],) + shape[2:] + shape[1:2]
 
 
 def _nchw_shape(shape, fmt):
+    """A channels-last shape in the format ``fmt``."""
     shape = tuple(shape)
-    return shape if fmt == "channels_last" else (shape[0], shape[3]) + shape[1:3]
+    return shape if fmt == "channels_last" else (shape[0], shape[-1]) + shape[1:-1]
+
+
+def _window_spec(shape, window, strides, padding, channels, dilation=None, op=None):
+    rank = len(window)
+    dilation = dilation or (1,) * rank
+    spatial = tuple(shapes.conv_output_length(shape[1 + a], window[a], strides[a],
+                                              dilation[a], padding)
+                    for a in range(rank))
+    if any(size is not None and size < 1 for size in spatial):
+        raise ValueError(
+            f"ops.{op}: Computed output size would be zero or negative. "
+            f"Received: inputs.shape={tuple(shape)}, window={tuple(window)}, "
+            f"strides={tuple(strides)}, dilation_rate={tuple(dilation)}, "
+            f"padding={padding!r}"
+        )
+    return (shape[0],) + spatial + (channels,)
+
+
+def _tuple(value, rank, name, op):
+    try:
+        return validation.check_tuple(value, rank, name)
+    except ValueError as error:
+        raise ValueError(f"ops.{op}: {error}") from None
+
+
+def _padding(padding, op):
+    try:
+        return validation.check_padding(padding)
+    except ValueError as error:
+        raise ValueError(f"ops.{op}: {error}") from None
 
 
 def _check_images(inputs, op, fmt):
+    """The spatial rank of ``inputs`` (1, 2 or 3) and its shape as channels
+    last, or a clear error."""
     shapes.numeric_dtype(inputs, op, "inputs")
     shape = shapes.shape_of(inputs)
-    if len(shape) != 4:
+    if len(shape) not in (3, 4, 5):
         raise ValueError(
-            f"ops.{op}: kerasmini supports 2D windows over inputs of rank 4, "
-            f"(batch, height, width, channels) or (batch, channels, height, width). "
-            f"Received: inputs.shape={shape}"
+            f"ops.{op}: kerasmini supports inputs of rank 3, 4 or 5: (batch, "
+            "*spatial, channels) with 1 to 3 spatial axes, or (batch, channels, "
+            f"*spatial) with data_format='channels_first'. Received: "
+            f"inputs.shape={shape}"
         )
-    return _nhwc_shape(shape, fmt)
+    return len(shape) - 2, _last_shape(shape, fmt)
 
 
-def _check_kernel(kernel, channels, op):
+def _check_kernel(shape, kernel, rank, op, channels_axis=-2):
     shapes.numeric_dtype(kernel, op, "kernel")
     k = shapes.shape_of(kernel)
-    if len(k) != 4:
+    if len(k) != rank + 2:
         raise ValueError(
-            f"ops.{op}: Kernel shape must have the same length as input: rank 4, "
-            f"(kernel_height, kernel_width, ...). Received: kernel.shape={k}"
+            f"ops.{op}: the kernel must have rank {rank + 2} for inputs of rank "
+            f"{rank + 2}: (*kernel_size, in_channels, out_channels). Received: "
+            f"inputs.shape={shape}, kernel.shape={k}"
         )
-    expected = k[3] if op == "conv_transpose" else k[2]
-    if channels is not None and expected is not None and channels != expected:
+    if any(size == 0 for size in k[:rank]):
+        raise ValueError(f"ops.{op}: the kernel's spatial sizes must be positive. "
+                         f"Received: kernel.shape={k}")
+    expected = k[channels_axis]
+    if shape[-1] is not None and expected is not None and shape[-1] != expected:
         raise ValueError(
             f"ops.{op}: The number of input channels must match the kernel's input "
-            f"channels. Received: input channels={channels}, kernel input "
+            f"channels. Received: input channels={shape[-1]}, kernel input "
             f"channels={expected}, kernel.shape={k}"
         )
     return k
 
 
 def _conv_geometry(inputs, kernel, strides, padding, data_format_, dilation_rate,
-                   op="conv"):
+                   op="conv", depthwise=False):
+    """The format and the channels-last output shape of a convolution."""
     fmt = data_format(data_format_, op)
-    shape = _check_images(inputs, op, fmt)
-    k = _check_kernel(kernel, shape[3], op)
-    strides, dilation = _pair(strides, "strides", op), _pair(
-        dilation_rate, "dilation_rate", op)
-    padding = _padding(padding, op)
-    out = _window_spec(shape, k[:2], strides, padding, k[3], dilation, op)
+    rank, shape = _check_images(inputs, op, fmt)
+    k = _check_kernel(shape, kernel, rank, op)
+    strides = _tuple(strides, rank, "strides", op)
+    dilation = _tuple(dilation_rate, rank, "dilation_rate", op)
+    channels = k[-2] * k[-1] if depthwise and None not in k[-2:] else (
+        None if depthwise else k[-1])
+    out = _window_spec(shape, k[:rank], strides, _padding(padding, op), channels,
+                       dilation, op)
     return fmt, out
 
 
 def _conv_compute(inputs, kernel, strides, padding, fmt, dilation_rate):
     """The convolution of checked arguments, in either data format."""
-    out = backend.nn.conv2d(_to_nhwc(inputs, fmt), kernel, strides=strides,
-                            padding=padding, dilation_rate=dilation_rate)
-    return _from_nhwc(out, fmt)
+    out = backend.nn.conv(_to_last(inputs, fmt), kernel, strides=strides,
+                          padding=padding, dilation_rate=dilation_rate)
+    return _from_last(out, fmt)
 
 
 def _conv_spec(self, inputs, kernel, strides=1, padding="valid", data_format=None,
@@ -450,39 +471,91 @@ def _conv(inputs, kernel, strides=1, padding="valid", data_format=None,
 
 Conv, conv = custom(
     "Conv", _conv, _conv_spec, module=_M,
-    summary="2D convolution of ``(batch, height, width, channels)`` inputs (or "
-            "channels first), with a ``(kh, kw, in, out)`` kernel.",
+    summary="N-D convolution of ``(batch, *spatial, channels)`` inputs (or "
+            "channels first), with a ``(*kernel_size, in, out)`` kernel.",
     example=">>> ops.conv(np.ones((1, 4, 4, 1)), np.ones((3, 3, 1, 2))).shape\n"
             "    (1, 2, 2, 2)")
 
 
+def _depthwise_conv_spec(self, inputs, kernel, strides=1, padding="valid",
+                         data_format=None, dilation_rate=1):
+    fmt, out = _conv_geometry(inputs, kernel, strides, padding, data_format,
+                              dilation_rate, "depthwise_conv", depthwise=True)
+    return _spec(_nchw_shape(out, fmt), shapes.result_type(inputs, kernel))
+
+
+def _depthwise_conv(inputs, kernel, strides=1, padding="valid", data_format=None,
+                    dilation_rate=1):
+    fmt, _ = _conv_geometry(inputs, kernel, strides, padding, data_format,
+                            dilation_rate, "depthwise_conv", depthwise=True)
+    out = backend.nn.depthwise_conv(_to_last(inputs, fmt), kernel, strides=strides,
+                                    padding=padding, dilation_rate=dilation_rate)
+    return _from_last(out, fmt)
+
+
+DepthwiseConv, depthwise_conv = custom(
+    "DepthwiseConv", _depthwise_conv, _depthwise_conv_spec, module=_M,
+    summary="Each channel convolved with its own kernels; the kernel is "
+            "``(*kernel_size, in_channels, depth_multiplier)``.",
+    example=">>> ops.depthwise_conv(np.ones((1, 4, 4, 2)), "
+            "np.ones((3, 3, 2, 3))).shape\n    (1, 2, 2, 6)")
+
+
+def _separable_conv(inputs, depthwise_kernel, pointwise_kernel, strides=1,
+                    padding="valid", data_format=None, dilation_rate=1):
+    # a depthwise convolution, then a 1x1 convolution that mixes the channels
+    depthwise = _depthwise_conv(inputs, depthwise_kernel, strides=strides,
+                                padding=padding, data_format=data_format,
+                                dilation_rate=dilation_rate)
+    return _conv(depthwise, pointwise_kernel, strides=1, padding="valid",
+                 data_format=data_format)
+
+
+def _separable_conv_spec(self, inputs, depthwise_kernel, pointwise_kernel,
+                         strides=1, padding="valid", data_format=None,
+                         dilation_rate=1):
+    depthwise = _depthwise_conv_spec(self, inputs, depthwise_kernel, strides,
+                                     padding, data_format, dilation_rate)
+    return _conv_spec(self, depthwise, pointwise_kernel, data_format=data_format)
+
+
+SeparableConv, separable_conv = custom(
+    "SeparableConv", _separable_conv, _separable_conv_spec, module=_M,
+    summary="A depthwise convolution followed by a 1x1 (pointwise) one.",
+    example=">>> ops.separable_conv(np.ones((1, 4, 4, 2)), np.ones((3, 3, 2, 1)), "
+            "np.ones((1, 1, 2, 5))).shape\n    (1, 2, 2, 5)")
+
+
 def _conv_transpose_shape(inputs, kernel, strides, padding, output_padding,
                           data_format_, dilation_rate):
-    fmt = data_format(data_format_, "conv_transpose")
-    shape = _check_images(inputs, "conv_transpose", fmt)
-    k = _check_kernel(kernel, shape[3], "conv_transpose")
-    strides = _pair(strides, "strides", "conv_transpose")
-    dilation = _pair(dilation_rate, "dilation_rate", "conv_transpose")
-    padding = _padding(padding, "conv_transpose")
+    op = "conv_transpose"
+    fmt = data_format(data_format_, op)
+    rank, shape = _check_images(inputs, op, fmt)
+    k = _check_kernel(shape, kernel, rank, op, channels_axis=-1)
+    strides = _tuple(strides, rank, "strides", op)
+    dilation = _tuple(dilation_rate, rank, "dilation_rate", op)
+    padding = _padding(padding, op)
     if output_padding is None or validation.is_int(output_padding):
-        output_padding = (output_padding, output_padding)
-    if not isinstance(output_padding, (tuple, list)) or len(output_padding) != 2 or \
-            not all(p is None or (validation.is_int(p) and p >= 0)
-                    for p in output_padding):
+        output_padding = (output_padding,) * rank
+    if not isinstance(output_padding, (tuple, list)) or len(output_padding) != rank \
+            or not all(p is None or (validation.is_int(p) and p >= 0)
+                       for p in output_padding):
         raise ValueError(
             "ops.conv_transpose: `output_padding` must be None, a non-negative "
-            f"integer or a pair of them. Received: output_padding={output_padding!r}"
+            f"integer or one per spatial axis. Received: output_padding="
+            f"{output_padding!r}"
         )
-    height, width = (shapes.deconv_output_length(shape[1 + a], k[a], strides[a],
-                                                 dilation[a], padding,
-                                                 output_padding[a]) for a in (0, 1))
-    if (height is not None and height < 1) or (width is not None and width < 1):
+    spatial = tuple(shapes.deconv_output_length(shape[1 + a], k[a], strides[a],
+                                                dilation[a], padding,
+                                                output_padding[a])
+                    for a in range(rank))
+    if any(size is not None and size < 1 for size in spatial):
         raise ValueError(
             "ops.conv_transpose: Computed output size would be zero or negative. "
             f"Received: inputs.shape={shapes.shape_of(inputs)}, kernel.shape={k}, "
             f"padding={padding!r}, output_padding={output_padding!r}"
         )
-    return fmt, (shape[0], height, width, k[2])  # the kernel is (kh, kw, out, in)
+    return fmt, (shape[0],) + spatial + (k[-2],)  # the kernel is (*k, out, in)
 
 
 def _conv_transpose(inputs, kernel, strides=1, padding="valid", output_padding=None,
@@ -491,10 +564,10 @@ def _conv_transpose(inputs, kernel, strides=1, padding="valid", output_padding=N
     fmt, out_shape = _conv_transpose_shape(inputs, kernel, strides, padding,
                                            output_padding, data_format,
                                            dilation_rate)
-    out = backend.nn.conv2d_backprop_input(_to_nhwc(inputs, fmt), kernel, out_shape,
-                                           strides=strides, padding=padding,
-                                           dilation_rate=dilation_rate)
-    return _from_nhwc(out, fmt)
+    out = backend.nn.conv_backprop_input(_to_last(inputs, fmt), kernel, out_shape,
+                                         strides=strides, padding=padding,
+                                         dilation_rate=dilation_rate)
+    return _from_last(out, fmt)
 
 
 def _conv_transpose_spec(self, inputs, kernel, strides=1, padding="valid",
@@ -506,18 +579,18 @@ def _conv_transpose_spec(self, inputs, kernel, strides=1, padding="valid",
 
 ConvTranspose, conv_transpose = custom(
     "ConvTranspose", _conv_transpose, _conv_transpose_spec, module=_M,
-    summary="Transposed 2D convolution; the kernel is ``(kh, kw, out, in)``.",
+    summary="Transposed N-D convolution; the kernel is ``(*kernel_size, out, in)``.",
     example=">>> ops.conv_transpose(np.ones((1, 2, 2, 1)), np.ones((3, 3, 4, 1)),"
             " strides=2).shape\n    (1, 5, 5, 4)")
 
 
 def _pool_geometry(inputs, pool_size, strides, padding, data_format_, op):
     fmt = data_format(data_format_, op)
-    shape = _check_images(inputs, op, fmt)
-    window = _pair(pool_size, "pool_size", op)
-    strides = window if strides is None else _pair(strides, "strides", op)
-    out = _window_spec(shape, window, strides, _padding(padding, op), shape[3],
-                       (1, 1), op)
+    rank, shape = _check_images(inputs, op, fmt)
+    window = _tuple(pool_size, rank, "pool_size", op)
+    strides = window if strides is None else _tuple(strides, rank, "strides", op)
+    out = _window_spec(shape, window, strides, _padding(padding, op), shape[-1],
+                       None, op)
     return fmt, out
 
 
@@ -525,7 +598,7 @@ def _pool_spec(self, inputs, pool_size, strides=None, padding="valid",
                data_format=None):
     fmt, out = _pool_geometry(inputs, pool_size, strides, padding, data_format,
                               self.op_name)
-    return _spec(_nchw_shape(out, fmt), shapes.numeric_dtype(inputs, self.op_name, "inputs"))
+    return _spec(_nchw_shape(out, fmt), shapes.dtype_of(inputs))
 
 
 def _max_pool(inputs, pool_size, strides=None, padding="valid", data_format=None):
@@ -534,29 +607,29 @@ def _max_pool(inputs, pool_size, strides=None, padding="valid", data_format=None
     boolean = shapes.dtype_of(inputs) == "bool"  # the maximum of booleans: any
     if boolean:
         inputs = backend.numpy.cast(inputs, "uint8")
-    out = backend.nn.max_pool2d(_to_nhwc(inputs, fmt), pool_size=pool_size,
-                                strides=strides, padding=padding)
+    out = backend.nn.max_pool(_to_last(inputs, fmt), pool_size=pool_size,
+                              strides=strides, padding=padding)
     out = backend.numpy.cast(out, "bool") if boolean else out
-    return _from_nhwc(out, fmt)
+    return _from_last(out, fmt)
 
 
 def _average_pool(inputs, pool_size, strides=None, padding="valid",
                   data_format=None):
     fmt, _ = _pool_geometry(inputs, pool_size, strides, padding, data_format,
                             "average_pool")
-    out = backend.nn.avg_pool2d(_to_nhwc(inputs, fmt), pool_size=pool_size,
-                                strides=strides, padding=padding)
-    return _from_nhwc(out, fmt)
+    out = backend.nn.avg_pool(_to_last(inputs, fmt), pool_size=pool_size,
+                              strides=strides, padding=padding)
+    return _from_last(out, fmt)
 
 
 MaxPool, max_pool = custom(
     "MaxPool", _max_pool, _pool_spec, module=_M,
-    summary="The largest value of each window (2D).",
+    summary="The largest value of each window (1D, 2D or 3D).",
     example=">>> ops.max_pool(KerasTensor((None, 8, 8, 3)), 2).shape\n"
             "    (None, 4, 4, 3)")
 AveragePool, average_pool = custom(
     "AveragePool", _average_pool, _pool_spec, module=_M,
-    summary="The mean of each window (2D).",
+    summary="The mean of each window (1D, 2D or 3D).",
     example=">>> ops.average_pool(np.ones((1, 4, 4, 1)), 2).shape\n"
             "    (1, 2, 2, 1)")
 

@@ -19,7 +19,7 @@ import numbers
 
 import numpy as np
 
-from kerasmini.backend import config, validation
+from kerasmini.backend import autocast, config, validation
 from kerasmini.backend.core import is_tensor
 from kerasmini.backend.validation import is_int
 
@@ -254,6 +254,8 @@ def dtype_of(x):
     if isinstance(x, float):
         return config.floatx()
     dtype = getattr(x, "dtype", None)
+    if getattr(x, "__kerasmini_variable__", False):
+        dtype = autocast.read_dtype(x)  # float16 in a mixed-precision call
     if dtype is None:
         return np.asarray(x).dtype.name
     return dtype if isinstance(dtype, str) else np.dtype(dtype).name

@@ -11,14 +11,15 @@ from kerasmini.api_export import keras_export
 from kerasmini.optimizers import schedules
 from kerasmini.optimizers.adagrad import Adagrad
 from kerasmini.optimizers.adam import Adam
+from kerasmini.optimizers.adamw import AdamW
 from kerasmini.optimizers.optimizer import Optimizer
 from kerasmini.optimizers.rmsprop import RMSprop
 from kerasmini.optimizers.sgd import SGD
 from kerasmini.saving import serialization
 
 ALL_OBJECTS_DICT = {
-    "sgd": SGD, "adam": Adam, "rmsprop": RMSprop, "adagrad": Adagrad,
-    "SGD": SGD, "Adam": Adam, "RMSprop": RMSprop, "Adagrad": Adagrad,
+    "sgd": SGD, "adam": Adam, "adamw": AdamW, "rmsprop": RMSprop, "adagrad": Adagrad,
+    "SGD": SGD, "Adam": Adam, "AdamW": AdamW, "RMSprop": RMSprop, "Adagrad": Adagrad,
 }
 
 
@@ -28,10 +29,10 @@ def get(identifier):
 
     >>> round(get("sgd").get_config()["learning_rate"], 6)  # a float32 variable
     0.01
-    >>> get("adamw")
+    >>> get("nadam")
     Traceback (most recent call last):
       ...
-    ValueError: Could not interpret optimizer identifier: 'adamw'. Known optimizers: ...
+    ValueError: Could not interpret optimizer identifier: 'nadam'. Known optimizers: ...
     """
     if isinstance(identifier, Optimizer):
         return identifier
@@ -51,4 +52,5 @@ def get(identifier):
     )
 
 
-__all__ = ["SGD", "Adagrad", "Adam", "Optimizer", "RMSprop", "get", "schedules"]
+__all__ = ["SGD", "Adagrad", "Adam", "AdamW", "Optimizer", "RMSprop", "get",
+           "schedules"]

@@ -224,7 +224,7 @@ class Optimizer:
         learning_rate = self.learning_rate
         with name_scope(self.name, caller=self):
             if self.weight_decay:
-                for variable in trainable_variables:
+                for variable in filter(self._use_weight_decay, trainable_variables):
                     variable.assign_sub(ops.multiply(
                         variable, ops.multiply(learning_rate, self.weight_decay)))
             # a traced step may run the optimizer's fused kernel in place of
@@ -247,6 +247,30 @@ class Optimizer:
         (a :class:`~kerasmini.backend.fast.kernels.Fused` call), which a
         traced step may run instead; ``None``: this optimizer has none."""
         return None
+
+    def exclude_from_weight_decay(self, var_list=None, var_names=None):
+        """Leave variables out of the weight decay (before the first update):
+        those in ``var_list``, and those whose name contains one of the
+        strings of ``var_names`` (``["bias", "gamma"]``).
+
+        >>> opt = Optimizer(learning_rate=0.1, weight_decay=0.1)
+        >>> opt.exclude_from_weight_decay(var_names=["bias"])
+        >>> opt._use_weight_decay(Variable(1.0, name="bias"))
+        False
+        """
+        if self.built:
+            raise ValueError(
+                "`exclude_from_weight_decay()` can only be configured before the "
+                "optimizer is built."
+            )
+        self._excluded_ids = {id(v) for v in var_list or ()}
+        self._excluded_names = tuple(var_names or ())
+
+    def _use_weight_decay(self, variable):
+        if id(variable) in getattr(self, "_excluded_ids", ()):
+            return False
+        return not any(part in variable.name
+                       for part in getattr(self, "_excluded_names", ()))
 
     def _clip_gradients(self, grads):
         if self.clipvalue is not None:

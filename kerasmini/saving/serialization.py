@@ -388,7 +388,10 @@ def deserialize_keras_object(config, custom_objects=None, safe_mode=True, **kwar
         return _special(class_name, inner, custom_objects, safe_mode)
     if class_name in ("DTypePolicy", "FloatDTypePolicy") and \
             str(config.get("module", "")).split(".")[0] in ("keras", "kerasmini"):
-        return standardize_dtype(inner.get("name"))
+        # the policy's name, which a layer's `dtype=` takes (a dtype, or a
+        # mixed policy: kerasmini.dtype_policies checks it there)
+        name = inner.get("name")
+        return name if str(name).startswith("mixed_") else standardize_dtype(name)
     if class_name == "function":
         if not isinstance(inner, str):
             raise TypeError(

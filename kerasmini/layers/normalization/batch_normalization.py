@@ -88,21 +88,30 @@ class BatchNormalization(Layer):
         if self.scale:
             self.gamma = self.add_weight(
                 name="gamma", shape=shape, initializer=self.gamma_initializer,
-                regularizer=self.gamma_regularizer, constraint=self.gamma_constraint)
+                regularizer=self.gamma_regularizer, constraint=self.gamma_constraint,
+                autocast=False)
         if self.center:
             self.beta = self.add_weight(
                 name="beta", shape=shape, initializer=self.beta_initializer,
-                regularizer=self.beta_regularizer, constraint=self.beta_constraint)
+                regularizer=self.beta_regularizer, constraint=self.beta_constraint,
+                autocast=False)
         self.moving_mean = self.add_weight(
             name="moving_mean", shape=shape, initializer=self.moving_mean_initializer,
-            trainable=False)
+            trainable=False, autocast=False)
         self.moving_variance = self.add_weight(
             name="moving_variance", shape=shape,
-            initializer=self.moving_variance_initializer, trainable=False)
+            initializer=self.moving_variance_initializer, trainable=False,
+            autocast=False)
         self.input_spec = InputSpec(ndim=len(input_shape),
                                     axes={self.axis: features})
 
     def call(self, inputs, training=None, mask=None):
+        # float16 and bfloat16 inputs (mixed precision) are normalised in
+        # float32, where the squares of the variance do not overflow, with the
+        # weights as they are (built with autocast=False); the result goes
+        # back to the compute dtype (Keras 3 does the same)
+        if str(inputs.dtype) in ("float16", "bfloat16"):
+            inputs = ops.cast(inputs, "float32")
         ndim = len(inputs.shape)
         if mask is not None and len(mask.shape) != ndim - 1:
             raise ValueError(
@@ -143,7 +152,7 @@ class BatchNormalization(Layer):
             x = ops.multiply(x, broadcast(self.gamma))
         if self.beta is not None:
             x = ops.add(x, broadcast(self.beta))
-        return x
+        return ops.cast(x, self.compute_dtype)
 
     @staticmethod
     def _masked_moments(inputs, mask, reduce_axes, broadcast):

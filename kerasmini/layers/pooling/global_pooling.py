@@ -1,7 +1,7 @@
-"""Global pooling: one number per channel, the max or the mean over all steps
-or pixels: ``GlobalMaxPooling1D``, ``GlobalMaxPooling2D``,
-``GlobalAveragePooling1D`` (``GlobalAveragePooling2D`` lives beside the other
-2D pooling layers).
+"""Global pooling: one number per channel, the max or the mean over all steps,
+pixels or voxels: ``GlobalMaxPooling1D``, ``2D`` and ``3D``,
+``GlobalAveragePooling1D`` and ``3D`` (``GlobalAveragePooling2D`` lives beside
+the other 2D pooling layers).
 
 They are reductions (``ops.max``/``ops.mean`` over the spatial axes), so their
 gradients are those ops' rules.
@@ -112,3 +112,29 @@ class GlobalAveragePooling1D(BaseGlobalPooling):
 
     def compute_mask(self, inputs, mask=None):
         return None  # one vector per sample: nothing left to mask
+
+@keras_export(["kerasmini.layers.GlobalMaxPooling3D", "kerasmini.layers.GlobalMaxPool3D"])
+class GlobalMaxPooling3D(BaseGlobalPooling):
+    """The maximum over a volume: ``(b, d, h, w, c)`` -> ``(b, c)``.
+
+    >>> import numpy as np
+    >>> GlobalMaxPooling3D()(np.ones((2, 3, 4, 4, 3))).shape
+    (2, 3)
+    """
+
+    rank = 3
+    reduce_function = staticmethod(ops.max)
+
+
+@keras_export(["kerasmini.layers.GlobalAveragePooling3D",
+               "kerasmini.layers.GlobalAvgPool3D"])
+class GlobalAveragePooling3D(BaseGlobalPooling):
+    """The mean over a volume: ``(b, d, h, w, c)`` -> ``(b, c)``.
+
+    >>> import numpy as np
+    >>> GlobalAveragePooling3D(keepdims=True)(np.ones((2, 3, 4, 4, 3))).shape
+    (2, 1, 1, 1, 3)
+    """
+
+    rank = 3
+    reduce_function = staticmethod(ops.mean)

@@ -66,11 +66,11 @@ def rnn_loop(step, inputs, initial_states, mask=None, go_backwards=False,
         output, new_states = step(ops.get_item(inputs, (slice(None), t)), states)
         new_states = list(flatten(new_states))
         if mask is not None:
-            keep = ops.expand_dims(ops.get_item(mask, (slice(None), t)), axis=-1)
+            keep = ops.get_item(mask, (slice(None), t))  # (batch,)
             if previous is None or zero_output_for_mask:
                 previous = ops.zeros_like(output)
-            output = ops.where(keep, output, previous)  # (batch, units)
-            new_states = [ops.where(keep, new, old)
+            output = ops.where(_per_sample(keep, output), output, previous)
+            new_states = [ops.where(_per_sample(keep, new), new, old)
                           for new, old in zip(new_states, states)]
         states, previous = new_states, output
         if return_all_outputs or not outputs:
@@ -321,6 +321,12 @@ class RNN(Layer):
         if isinstance(config.get("dtype"), dict):
             config["dtype"] = serialization.deserialize_keras_object(config["dtype"])
         return cls(cell, **config)
+
+
+def _per_sample(keep, like):
+    """``keep`` ``(batch,)`` shaped to broadcast against ``like`` (``(batch,
+    units)``, or ``(batch, rows, cols, filters)`` for a ``ConvLSTM2D``)."""
+    return ops.reshape(keep, (-1,) + (1,) * (len(ops.shape(like)) - 1))
 
 
 def _only_mask(mask):

@@ -1,0 +1,61 @@
+"""The benchmarks' hand-written loops compute the same maths as kerasmini.
+
+A benchmark that compares ``fit`` with a hand loop means something only when
+the hand loop computes the same gradients: these tests hold the hand CNN of
+``benchmarks/fit_digits.py`` to kerasmini's gradients of the same model, and
+to finite differences.
+"""
+
+import numpy as np
+import pytest
+
+import kerasmini as keras
+from benchmarks import fit_digits
+
+
+def _batch(n=6, seed=0):
+    rng = np.random.default_rng(seed)
+    x = rng.random((n, 8, 8, 1)).astype("float32")
+    y = rng.integers(0, 10, n)
+    return x, y
+
+
+def _kerasmini_gradients(model, x, y):
+    loss_fn = keras.losses.SparseCategoricalCrossentropy()
+    with keras.backend.GradientTape() as tape:
+        loss = loss_fn(y, model(x, training=True))
+    weights = model.trainable_weights
+    return float(loss), [np.asarray(g) for g in tape.gradient(loss, weights)]
+
+
+def test_hand_cnn_gradients_are_kerasminis():
+    model = fit_digits.make_cnn()
+    x, y = _batch()
+    loss, expected = _kerasmini_gradients(model, x, y)
+    params = [np.array(w) for w in model.get_weights()]
+    _, hand_loss, grads = fit_digits.cnn_step(params, x, y)
+    assert hand_loss == pytest.approx(loss, rel=1e-5)
+    for got, want in zip(grads, expected):
+        assert got.shape == want.shape
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-6)
+
+
+def test_hand_cnn_pool_gradient_stays_in_its_window():
+    # the bug this guards against: windows mixed up in the max pool's backward
+    params = [np.array(w, "float64") for w in fit_digits.make_cnn().get_weights()]
+    x, y = _batch(n=2, seed=1)
+    cols, conv, blocks, pooled, _ = fit_digits.cnn_forward(params, x.astype("float64"))
+    _, _, grads = fit_digits.cnn_step(params, x.astype("float64"), y)
+    # one kernel entry by central differences, float64
+    k = params[0]
+    for index in [(0, 0, 0, 0), (1, 1, 0, 3), (2, 1, 0, 7)]:
+        eps = 1e-6
+        k[index] += eps
+        up = fit_digits.softmax_crossentropy(
+            fit_digits.cnn_forward(params, x.astype("float64"))[-1], y)[1]
+        k[index] -= 2 * eps
+        down = fit_digits.softmax_crossentropy(
+            fit_digits.cnn_forward(params, x.astype("float64"))[-1], y)[1]
+        k[index] += eps
+        assert grads[0][index] == pytest.approx((up - down) / (2 * eps), rel=1e-5,
+                                                abs=1e-9)
