@@ -21,8 +21,13 @@ from kerasmini.backend.config import standardize_dtype
 from kerasmini.saving import serialization
 
 
-def _fans(shape):
-    """(fan_in, fan_out) as Keras computes them (conv kernels: receptive field)."""
+def _fans(shape, input_axes=None, output_axes=None):
+    """(fan_in, fan_out) as Keras computes them (conv kernels: receptive
+    field; an ``EinsumDense`` kernel: the products of its input and output
+    axes, when they are given)."""
+    if input_axes is not None and output_axes is not None:
+        return (int(np.prod([shape[a] for a in input_axes])),
+                int(np.prod([shape[a] for a in output_axes])))
     if len(shape) < 1:
         return 1, 1
     if len(shape) == 1:
@@ -193,8 +198,9 @@ class VarianceScaling(_Seeded):
     """
 
     def __init__(self, scale=1.0, mode="fan_in", distribution="truncated_normal",
-                 seed=None):
+                 seed=None, input_axes=None, output_axes=None):
         super().__init__(seed)
+        self.input_axes, self.output_axes = input_axes, output_axes
         if mode not in ("fan_in", "fan_out", "fan_avg"):
             raise ValueError(
                 "Invalid `mode` argument: expected one of {'fan_in', 'fan_out', "
@@ -208,7 +214,7 @@ class VarianceScaling(_Seeded):
         self.scale, self.mode, self.distribution = scale, mode, distribution
 
     def __call__(self, shape, dtype=None):
-        fan_in, fan_out = _fans(shape)
+        fan_in, fan_out = _fans(shape, self.input_axes, self.output_axes)
         n = {"fan_in": fan_in, "fan_out": fan_out,
              "fan_avg": (fan_in + fan_out) / 2.0}[self.mode]
         variance = self.scale / max(1.0, n)
@@ -223,15 +229,26 @@ class VarianceScaling(_Seeded):
 
     def get_config(self):
         return {"scale": self.scale, "mode": self.mode,
-                "distribution": self.distribution, "seed": self.seed}
+                "distribution": self.distribution, "seed": self.seed,
+                **_axes_config(self)}
+
+
+def _axes_config(initializer):
+    """The kernel axes, in the config only when set (Keras always writes them,
+    as ``None`` unless given; kerasmini drops those ``None`` on load)."""
+    if initializer.input_axes is None and initializer.output_axes is None:
+        return {}
+    return {"input_axes": initializer.input_axes,
+            "output_axes": initializer.output_axes}
 
 
 def _scaling(name, scale, mode, distribution, doc):
-    def __init__(self, seed=None):
-        VarianceScaling.__init__(self, scale, mode, distribution, seed)
+    def __init__(self, seed=None, input_axes=None, output_axes=None):
+        VarianceScaling.__init__(self, scale, mode, distribution, seed,
+                                 input_axes, output_axes)
 
     def get_config(self):
-        return {"seed": self.seed}
+        return {"seed": self.seed, **_axes_config(self)}
 
     doc = (f"{doc}\n\n    >>> {name}(seed=0)((3, 2), \"float32\").dtype.name\n"
            "    'float32'\n    ")

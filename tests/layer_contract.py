@@ -24,11 +24,14 @@ def _as_list(inputs):
     return list(inputs) if isinstance(inputs, (list, tuple)) else [inputs]
 
 
-def check_layer(make, inputs, tmp_path, rtol=1e-6, atol=1e-6):
+def check_layer(make, inputs, tmp_path, rtol=1e-6, atol=1e-6, call_kwargs=None):
+    """``call_kwargs`` go to every eager call (``training=False`` for a
+    random layer, whose own default is to transform)."""
+    call_kwargs = call_kwargs or {}
     arrays = _as_list(inputs)
     single = not isinstance(inputs, (list, tuple))
     layer = make()
-    out = np.asarray(layer(inputs))
+    out = np.asarray(layer(inputs, **call_kwargs))
 
     # symbolic shape == eager shape == compute_output_shape
     symbolic_inputs = [keras.Input(a.shape[1:], dtype=str(a.dtype)) for a in arrays]
@@ -42,10 +45,11 @@ def check_layer(make, inputs, tmp_path, rtol=1e-6, atol=1e-6):
     # get_config -> from_config: same config, same output with the same weights
     config = layer.get_config()
     clone = type(layer).from_config(config)
-    clone(inputs)
+    clone(inputs, **call_kwargs)
     clone.set_weights(layer.get_weights())
     assert clone.get_config() == config
-    np.testing.assert_allclose(np.asarray(clone(inputs)), out, rtol=rtol, atol=atol)
+    np.testing.assert_allclose(np.asarray(clone(inputs, **call_kwargs)), out,
+                               rtol=rtol, atol=atol)
 
     # a .keras archive round trip
     model = keras.Model(symbolic_inputs[0] if single else symbolic_inputs,

@@ -707,6 +707,9 @@ def test_trigonometry_and_expm1_gradients(fn):
     ("ij->j", [(3, 2)]),            # a letter summed out of one operand
     ("ij,kl->ijkl", [(2, 2), (2, 3)]),
     ("ij,jk", [(2, 3), (3, 2)]),    # implicit output
+    ("...i,ij->...j", [(2, 4, 3), (3, 2)]),  # "..." for the leading axes
+    ("ab...,bc->ac...", [(2, 3, 4), (3, 2)]),  # ... and for trailing ones
+    ("...i,i", [(2, 3), (3,)]),     # implicit output after "..."
 ])
 def test_einsum_gradients(spec, shapes):
     rng = np.random.default_rng(4)
@@ -715,9 +718,11 @@ def test_einsum_gradients(spec, shapes):
     np.testing.assert_allclose(numpy_extra.einsum(spec, *args), np.einsum(spec, *args))
 
 
-def test_einsum_refuses_ellipsis_and_repeated_letters():
-    with pytest.raises(ValueError, match="not supported"):
-        numpy_extra.einsum("...i,i", np.ones((2, 3)), np.ones(3))
+def test_einsum_refuses_stray_dots_and_repeated_letters():
+    with pytest.raises(ValueError, match="outside a '...'"):
+        numpy_extra.einsum("i.,i", np.ones((2, 3)), np.ones(3))
+    with pytest.raises(ValueError, match="fewer axes than its subscripts"):
+        numpy_extra.einsum("...ij,j", np.ones(3), np.ones(3))
     with pytest.raises(ValueError, match="repeated within one operand"):
         numpy_extra.einsum("ii->i", np.ones((2, 2)))
 

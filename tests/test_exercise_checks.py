@@ -1499,6 +1499,153 @@ WRONG += [
 
 
 # --------------------------------------------------------------------------
+# Chapter 15
+
+PAIR_BUILD = """
+        def build(self, query_shape, value_shape):
+            self.query_dense = keras.layers.Dense(self.units, name="query")
+            self.query_dense.build(query_shape)
+            self.value_dense = keras.layers.Dense(self.units, name="value")
+            self.value_dense.build(value_shape)
+"""
+PAIR_CALL = """
+        def call(self, query, value):
+            q = self.query_dense(query)
+            v = self.value_dense(value)
+            return ops.matmul(q, ops.swapaxes(v, -2, -1))
+"""
+
+WRONG += [
+    Own("ch15-kernel-shape", """
+        from kerasmini.layers.core.einsum_dense import analyze_equation
+        shapes = analyze_equation(equation, None, input_shape, output_shape)
+        return tuple(shapes[0])
+        """, "analyze_equation"),
+    Wrong("ch15-kernel-shape", "the batch letter read from output_shape", """
+        inputs, rest = equation.split(",")
+        kernel, output = rest.split("->")
+        sizes = dict(zip(inputs, input_shape))
+        sizes.update({c: n for c, n in zip(output, output_shape) if n is not None})
+        return tuple(sizes.get(c) for c in kernel)
+        """, "output_shape has no batch axis|takes its size from output_shape"),
+    Wrong("ch15-kernel-shape", "a list", """
+        inputs, rest = equation.split(",")
+        kernel, output = rest.split("->")
+        sizes = dict(zip(inputs, input_shape))
+        sizes.update({c: n for c, n in zip(output[1:], output_shape) if n is not None})
+        return [sizes[c] for c in kernel]
+        """, "return a tuple"),
+    Wrong("ch15-kernel-shape", "every size from the input", """
+        inputs, rest = equation.split(",")
+        kernel = rest.split("->")[0]
+        sizes = dict(zip(inputs, input_shape))
+        return tuple(sizes.get(c) for c in kernel)
+        """, "takes its size from output_shape"),
+    Own("ch15-attention", """
+        out = keras.ops.dot_product_attention(
+            query, key, value, mask=None if mask is None else mask[:, None])
+        return out, None
+        """, "ops.dot_product_attention"),
+    Wrong("ch15-attention", "not scaled", """
+        logits = np.einsum("btnh,bsnh->bnts", query, key)
+        if mask is not None:
+            logits = np.where(mask[:, None], logits, -1e9)
+        w = np.exp(logits - logits.max(-1, keepdims=True))
+        w = w / w.sum(-1, keepdims=True)
+        return np.einsum("bnts,bsnh->btnh", w, value), w
+        """, "divide the logits by sqrt"),
+    Wrong("ch15-attention", "softmax over the queries", """
+        logits = np.einsum("btnh,bsnh->bnts", query, key) / np.sqrt(query.shape[-1])
+        if mask is not None:
+            logits = np.where(mask[:, None], logits, -1e9)
+        w = np.exp(logits - logits.max(-2, keepdims=True))
+        w = w / w.sum(-2, keepdims=True)
+        return np.einsum("bnts,bsnh->btnh", w, value), w
+        """, "sum to one over the keys"),
+    Wrong("ch15-attention", "mask ignored", """
+        logits = np.einsum("btnh,bsnh->bnts", query, key) / np.sqrt(query.shape[-1])
+        w = np.exp(logits - logits.max(-1, keepdims=True))
+        w = w / w.sum(-1, keepdims=True)
+        return np.einsum("bnts,bsnh->btnh", w, value), w
+        """, "masked key .* must get no weight"),
+    Wrong("ch15-attention", "weights laid out (B, T, N, S)", """
+        logits = np.einsum("btnh,bsnh->btns", query, key) / np.sqrt(query.shape[-1])
+        if mask is not None:
+            logits = np.where(mask[:, :, None], logits, -1e9)
+        w = np.exp(logits - logits.max(-1, keepdims=True))
+        w = w / w.sum(-1, keepdims=True)
+        return np.einsum("btns,bsnh->btnh", w, value), w
+        """, r"\(B, N, T, S\)"),
+    Own("ch15-attention-mask", """
+        layer = keras.layers.MultiHeadAttention(1, 1)
+        x = np.zeros((query_mask.shape[0], query_mask.shape[1], 1))
+        y = np.zeros((value_mask.shape[0], value_mask.shape[1], 1))
+        return np.asarray(layer._compute_attention_mask(
+            x, y, query_mask=query_mask, value_mask=value_mask,
+            use_causal_mask=causal))
+        """, "MultiHeadAttention._compute_attention_mask"),
+    Wrong("ch15-attention-mask", "the future, not the past", """
+        mask = query_mask[:, :, None] & value_mask[:, None, :]
+        if causal:
+            t, s = mask.shape[1:]
+            mask = mask & (np.arange(t)[:, None] <= np.arange(s)[None, :])
+        return mask
+        """, "upside down"),
+    Wrong("ch15-attention-mask", "or, not and", """
+        mask = query_mask[:, :, None] | value_mask[:, None, :]
+        if causal:
+            t, s = mask.shape[1:]
+            mask = mask & (np.arange(t)[:, None] >= np.arange(s)[None, :])
+        return mask
+        """, "logical and, not or"),
+    Wrong("ch15-attention-mask", "only the value's mask", """
+        mask = np.broadcast_to(value_mask[:, None, :], (
+            value_mask.shape[0], query_mask.shape[1], value_mask.shape[1]))
+        if causal:
+            t, s = mask.shape[1:]
+            mask = mask & (np.arange(t)[:, None] >= np.arange(s)[None, :])
+        return mask
+        """, "query's mask is missing"),
+    Wrong("ch15-attention-mask", "value positions as rows", """
+        mask = value_mask[:, :, None] & query_mask[:, None, :]
+        return mask
+        """, r"the query's positions as rows|differs"),
+    Wrong("ch15-made-of-layers", "one build argument", """
+        def build(self, input_shape):
+            self.query_dense = keras.layers.Dense(self.units, name="query")
+            self.query_dense.build(input_shape)
+            self.value_dense = keras.layers.Dense(self.units, name="value")
+        """ + PAIR_CALL, "give it two shapes"),
+    Wrong("ch15-made-of-layers", "sublayers made in call", """
+        def build(self, query_shape, value_shape):
+            pass
+
+        def call(self, query, value):
+            self.query_dense = keras.layers.Dense(self.units, name="query")
+            self.value_dense = keras.layers.Dense(self.units, name="value")
+            q, v = self.query_dense(query), self.value_dense(value)
+            return ops.matmul(q, ops.swapaxes(v, -2, -1))
+        """, "create the sublayers in build|sublayers are \\[\\]"),
+    Wrong("ch15-made-of-layers", "sublayers left unbuilt", """
+        def build(self, query_shape, value_shape):
+            self.query_dense = keras.layers.Dense(self.units, name="query")
+            self.value_dense = keras.layers.Dense(self.units, name="value")
+        """ + PAIR_CALL, "build with its shape"),
+    Wrong("ch15-made-of-layers", "value first", """
+        def build(self, query_shape, value_shape):
+            self.value_dense = keras.layers.Dense(self.units, name="value")
+            self.value_dense.build(value_shape)
+            self.query_dense = keras.layers.Dense(self.units, name="query")
+            self.query_dense.build(query_shape)
+        """ + PAIR_CALL, "in that order"),
+    Wrong("ch15-made-of-layers", "no transpose", PAIR_BUILD + """
+        def call(self, query, value):
+            return ops.matmul(self.query_dense(query), self.value_dense(value))
+        """, "fails|transposed"),
+]
+
+
+# --------------------------------------------------------------------------
 
 @pytest.mark.parametrize("label", labels())
 def test_the_solution_passes(label, capsys):

@@ -345,7 +345,7 @@ def test_each_chapter_shows_the_lines_of_the_ranges_it_links(capsys):
     report, failing = [], []
     for page in sorted((HTML / "chapters").glob("[01][0-9]_*.html")):
         number = int(page.name[:2])
-        if not 1 <= number <= 14:
+        if number < 1:  # 00 is the setup check, not a chapter
             continue
         linked, covered, missing = chapter_coverage(page)
         share = len(covered) / len(linked) if linked else 1.0

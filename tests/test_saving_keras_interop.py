@@ -149,6 +149,24 @@ MODELS = textwrap.dedent('''
                 layers.SimpleRNN(4, return_sequences=True),
                 layers.GRU(3, return_sequences=True, reset_after=False),
                 layers.LSTM(2, go_backwards=True)])
+        if kind == "attention":  # Embedding's masks into the attention layers
+            # (each masked tensor feeds one MultiHeadAttention and nothing after
+            # it: Keras 3.15.1 takes the masks off its inputs and leaves them off)
+            tokens, features = keras.Input((6,), dtype="int32"), keras.Input((4, 6))
+            x, y, z, w = [layers.Embedding(10, 8, mask_zero=True)(tokens)
+                          for _ in range(4)]
+            h = layers.MultiHeadAttention(2, 4, dropout=0.2)(x, x, use_causal_mask=True)
+            c = layers.MultiHeadAttention(2, 3, value_dim=2, output_shape=5,
+                                          use_gate=True)(h, y)
+            a = layers.Attention(use_scale=True, score_mode="concat")([z, w])
+            b = layers.AdditiveAttention()([w, z])
+            f = layers.Reshape((2, 2, 6))(features)
+            f = layers.MultiHeadAttention(1, 2, attention_axes=(1, 2))(f, f)
+            e = layers.EinsumDense("...x,xy->...y", output_shape=3, bias_axes="y")(
+                layers.Flatten()(f))
+            s = layers.Softmax(axis=(1, 2))(layers.EinsumDense(
+                "abc,cd->abd", output_shape=(4, 2))(features))
+            return keras.Model([tokens, features], [c, a, b, e, s])
         a, b = keras.Input((4,), name="a"), keras.Input((3,), name="b")
         shared = layers.Dense(4, name="shared")
         h = layers.Concatenate()([shared(a), layers.Dense(4, activation="tanh")(b)])
@@ -199,7 +217,7 @@ KERAS_SIDE = textwrap.dedent('''
 
 KINDS = ["sequential", "functional", "nested", "conv", "embedding", "sequence",
          "image", "recurrent", "recurrent_states", "masking", "morelayers_conv",
-         "morelayers_recurrent"]
+         "morelayers_recurrent", "attention"]
 
 
 def run_keras(*args):
@@ -242,6 +260,10 @@ def inputs_for(kind):
         x = rng.normal(size=(4, 6, 3)).astype("float32")
         x[0, 3:], x[1, 0] = 0.0, 0.0
         return {"x0": x}
+    if kind == "attention":  # 0 is padding: at the end and inside
+        x = rng.integers(1, 10, size=(4, 6)).astype("int32")
+        x[0, 4:], x[1, 2] = 0, 0
+        return {"x0": x, "x1": rng.normal(size=(4, 4, 6)).astype("float32")}
     return {"x0": rng.normal(size=(8, 4)).astype("float32"),
             "x1": rng.normal(size=(8, 3)).astype("float32")}
 

@@ -9,8 +9,9 @@ import pytest
 from PIL import Image
 
 import kerasmini as keras
+from kerasmini.backend import image_resize
 from kerasmini.datasets import image_dataset
-from kerasmini.utils import image_resize, image_utils
+from kerasmini.utils import image_utils
 from kerasmini.utils.image_utils import array_to_img, img_to_array, load_img, save_img
 
 

@@ -298,6 +298,27 @@ ALT = {
             "the assets, none in this file."
         ),
     },
+    "15_attention": {
+        "ch15-plot-sublayers": (
+            "Drawing of a MultiHeadAttention layer and its six sublayers, from "
+            "left to right. Arrows numbered 0 to 5 go from multi_head_attention "
+            "to query, key and value (EinsumDense), softmax, dropout and "
+            "attention_output (EinsumDense), each labelled with the attribute "
+            "that holds it. Dashed lines join each EinsumDense to its two "
+            "weights, a kernel and a bias with their paths and shapes: (8, 2, 4) "
+            "and (2, 4) for the three projections, (2, 4, 8) and (8,) for the "
+            "output; softmax and dropout have none."
+        ),
+        "ch15-heatmap": (
+            "Two heat maps of the first head's attention weights, query "
+            "position down the side, key position along the bottom, each cell "
+            "labelled with its weight. Left, a sequence of six tokens with the "
+            "causal mask: only the lower triangle is coloured, each row summing "
+            "to one, position 0 giving all its weight to itself. Right, three "
+            "tokens and three padding positions: only a three by three lower "
+            "triangle is coloured, and the padded rows and columns are zero."
+        ),
+    },
 }
 
 # A path or a file name is not a description (myst-nb's default alt is the

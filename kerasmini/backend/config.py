@@ -146,6 +146,8 @@ def standardize_dtype(dtype) -> str:
 
     >>> standardize_dtype(np.int32), standardize_dtype(None), standardize_dtype(float)
     ('int32', 'float32', 'float32')
+    >>> standardize_dtype("string")
+    'string'
     """
     if dtype is None:
         return floatx()
@@ -155,6 +157,10 @@ def standardize_dtype(dtype) -> str:
         return "int64"
     if dtype is bool:
         return "bool"
+    if dtype is str or dtype == "string":
+        # Keras's dtype of text: a KerasTensor's, never a NumPy array's (text
+        # is held in arrays of Python str, dtype object)
+        return "string"
     try:
         name = np.dtype(getattr(dtype, "name", dtype)).name
     except (TypeError, ValueError):  # e.g. a dict: NumPy's own words mislead

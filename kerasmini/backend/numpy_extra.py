@@ -10,6 +10,8 @@ Keras 3 op namespace adds.)
 (2, 4)
 """
 
+import string
+
 import numpy as np
 
 from kerasmini.backend.core import Primitive
@@ -56,14 +58,47 @@ ceil = _prim("ceil", np.ceil)  # piecewise constant: no gradient, as floor
 
 
 # ----------------------------------------------------------------- einsum
+def expand_ellipsis(subscripts, ranks):
+    """``subscripts`` with each ``...`` written out as letters of its own,
+    given the rank of each operand (``...`` stands for the leading axes the
+    named letters leave over; the output gets as many as the longest).
+
+    >>> expand_ellipsis("...x,xy->...y", [3, 2])
+    'ABx,xy->ABy'
+    """
+    if "..." not in subscripts:
+        return subscripts
+    inputs, arrow, output = subscripts.replace(" ", "").partition("->")
+    operands = inputs.split(",")
+    if len(operands) != len(ranks):
+        return subscripts  # the count is checked by _parse
+    free = [c for c in string.ascii_uppercase + string.ascii_lowercase
+            if c not in subscripts]
+    counts = [rank - len(name.replace("...", "")) for name, rank
+              in zip(operands, ranks) if "..." in name]
+    if any(n < 0 for n in counts):
+        raise ValueError(
+            f"einsum: an operand has fewer axes than its subscripts name. "
+            f"Received: subscripts={subscripts!r} for operands of ranks {ranks}"
+        )
+    letters = "".join(free[:max(counts)])
+    operands = [name.replace("...", letters[len(letters) - (rank - len(
+        name.replace("...", ""))):]) for name, rank in zip(operands, ranks)]
+    if not arrow:  # implicit output: the ellipsis axes, then sorted singles
+        joined = "".join(operands)
+        output = letters + "".join(sorted(
+            c for c in set(joined) if joined.count(c) == 1 and c not in letters))
+    return ",".join(operands) + "->" + output.replace("...", letters)
+
+
 def _parse(subscripts, count):
     inputs, _, output = subscripts.replace(" ", "").partition("->")
     operands = inputs.split(",")
     if len(operands) != count or "." in subscripts:
         raise ValueError(
             f"ops.einsum: Number of operands ({count}) does not match the number "
-            f"of input specs ({len(operands)}) in `einsum` (and '...' is not "
-            f"supported). Received: subscripts={subscripts!r}"
+            f"of input specs ({len(operands)}) in `einsum` (or a '.' outside a "
+            f"'...'). Received: subscripts={subscripts!r}"
         )
     if not output and "->" not in subscripts:  # implicit mode: sorted singles
         letters = "".join(operands)
@@ -99,12 +134,15 @@ _einsum.defvjp_argnum(_einsum_grad)
 
 
 def einsum(subscripts, *operands):
-    """Einstein summation, as ``np.einsum`` (no ``...``, no repeated letter
-    within one operand's subscripts).
+    """Einstein summation, as ``np.einsum`` (``...`` for unnamed axes; no
+    repeated letter within one operand's subscripts).
 
     >>> einsum("i,i->", np.array([1.0, 2.0]), np.array([3.0, 4.0]))
     array(11.)
+    >>> einsum("...i,ij->...j", np.ones((4, 2, 3)), np.ones((3, 5))).shape
+    (4, 2, 5)
     """
+    subscripts = expand_ellipsis(subscripts, [len(shape_of(x)) for x in operands])
     names, _ = _parse(subscripts, len(operands))
     for name in names:
         if len(set(name)) != len(name):

@@ -23,7 +23,7 @@ import os
 import numpy as np
 
 from kerasmini import tree
-from kerasmini.backend.core import convert_to_tensor, is_tensor
+from kerasmini.backend.core import convert_to_tensor, is_tensor, value_of
 from kerasmini.backend.keras_tensor import is_keras_tensor
 
 NUMERIC_KINDS = "biuf"  # bool, signed and unsigned integers, floats
@@ -310,9 +310,26 @@ def is_number_list(x):
                for leaf in tree.flatten(x))
 
 
+def _text_array(array):
+    """An array of strings as an ``object`` array of Python ``str`` (bytes
+    decoded as UTF-8): one dtype for every batch, whatever its longest text."""
+    if array.ndim == 0:
+        raise ValueError(
+            "Model data must have a first (batch) axis, one entry per sample. "
+            f"Received a scalar: {_describe(array)}"
+        )
+    flat = [v.decode("utf-8") if isinstance(v, bytes) else str(v)
+            for v in array.ravel().tolist()]
+    out = np.empty(len(flat), dtype=object)
+    out[:] = flat
+    return out.reshape(array.shape)
+
+
 def to_data_array(x, name="x"):
     """``x`` (an array or a nested list of numbers) as a NumPy array of
-    numbers with a batch axis; Python floats become float32 (floatx).
+    numbers with a batch axis; Python floats become float32 (floatx). An
+    array of strings given as the inputs ``x`` becomes an ``object`` array of
+    ``str`` (the text layers take it; a model without them refuses it).
 
     >>> to_data_array([[1.0, 2.0]]).dtype.name
     'float32'
@@ -332,6 +349,11 @@ def to_data_array(x, name="x"):
                 from None
         if array.dtype == np.float64 and not isinstance(x, np.generic):
             array = array.astype("float32")  # Python floats become floatx
+    inputs = name == "x" or name.startswith("x[")  # never labels or weights
+    if inputs and (array.dtype.kind in "US" or (
+            array.dtype == object and array.size and all(
+                isinstance(v, (str, bytes)) for v in array.ravel().tolist()))):
+        return _text_array(array)  # text, for StringLookup or TextVectorization
     if array.dtype.kind not in NUMERIC_KINDS:
         kind = "a ragged list" if array.dtype == object and is_number_list(x) \
             else _describe(x)
@@ -420,6 +442,25 @@ def _is_numeric_like(x):
         return False
 
 
+def is_text(x):
+    """Whether ``x`` is an array of text: ``str`` or ``bytes`` (NumPy
+    ``"<U"``/``"S"`` arrays, or ``object`` arrays of them), the inputs of
+    ``StringLookup`` and ``TextVectorization``.
+
+    >>> is_text(np.array(["a"])), is_text(np.array(["a"], object)), is_text(np.ones(1))
+    (True, True, False)
+    """
+    if not is_tensor(x):
+        return False
+    value = value_of(x)
+    if value.dtype.kind in "US":
+        return True
+    if value.dtype != object:
+        return False
+    values = value.ravel().tolist()
+    return bool(values) and all(isinstance(v, (str, bytes)) for v in values)
+
+
 def layer_input_value(x, layer_name):
     """One input value of a layer as a tensor of numbers (a KerasTensor or
     ``None`` passes as it is).
@@ -475,6 +516,8 @@ def check_layer_outputs(outputs, layer):
       ...
     TypeError: Layer 'custom' (of type Layer): `call` must return tensors of numbers (or a ...
     """
+    if getattr(layer, "_returns_text", False):  # StringLookup(invert=True)
+        return
     for out in tree.flatten(outputs):
         if isinstance(out, (str, bytes)) or getattr(
                 getattr(out, "dtype", None), "kind", "f") in "USO":

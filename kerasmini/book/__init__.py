@@ -40,6 +40,7 @@ from kerasmini.book.diagrams import (
     plot_depths,
     plot_module_tree,
     plot_nodes,
+    plot_sublayers,
     plot_tape,
 )
 from kerasmini.book.fit_diagrams import (
@@ -71,8 +72,8 @@ __all__ = [
     "HookRecorder", "SourceView", "Trace", "call_steps", "keras_links",
     "keras_source", "plot_call_steps", "plot_classes", "plot_depths",
     "plot_hook_calls", "plot_module_tree", "plot_nodes", "plot_optimizer_slots",
-    "plot_tape", "show_compiled", "show_source", "side_by_side", "step_lines",
-    "tf_source", "tf_table", "trace",
+    "plot_sublayers", "plot_tape", "show_compiled", "show_source", "side_by_side",
+    "step_lines", "tf_source", "tf_table", "trace",
     # the saving chapter's drawings
     "LoadingRecorder", "plot_keras_archive", "plot_loading_order",
 ]

@@ -7,6 +7,8 @@
   methods and properties that class defines itself;
 * :func:`plot_module_tree` draws the attribute tree ``tf.Module`` walks to
   find variables;
+* :func:`plot_sublayers` draws a layer made of layers: its sublayers in the
+  order it tracks them, each with its weights;
 * :func:`plot_depths` draws a Functional model's nodes row by row, by depth;
 * :func:`plot_call_steps` draws the numbered steps of ``Layer.__call__``
   from the banners in its source;
@@ -297,6 +299,73 @@ def plot_module_tree(root):
     dot.description = "\n".join(
         [f"plot_module_tree({root.name}): {counts['modules']} modules, "
          f"{counts['variables']} variables", *lines])
+    return dot
+
+
+def _attribute_of(parent, child):
+    """The attribute of ``parent`` that holds ``child`` (``[i]`` inside a list)."""
+    for key, value in vars(parent).items():
+        if value is child:
+            return key
+        if isinstance(value, (list, tuple)):
+            for i, item in enumerate(value):
+                if item is child:
+                    return f"{key}[{i}]"
+    return "?"
+
+
+def plot_sublayers(layer, rankdir="LR"):
+    """Draw a layer made of layers: its sublayers in the order it tracks them
+    (``layer._layers``, the order ``weights`` and the optimizer see), each
+    with its weights, and theirs in turn.
+
+    An arrow is labelled with its place in that order and the attribute that
+    holds the sublayer; a weight is a note with its path and shape.
+
+    >>> import kerasmini as keras
+    >>> keras.backend.clear_session()
+    >>> block = keras.layers.Layer(name="block")
+    >>> block.inner = keras.layers.Dense(2, name="inner")
+    >>> block.inner.build((None, 3))
+    >>> plot_sublayers(block)
+    plot_sublayers(block): 1 sublayers, 2 weights
+      block -#0 inner-> inner (Dense): kernel (3, 2), bias (2,)
+    """
+    dot = new_digraph(f"{layer.name}_sublayers", rankdir=rankdir)
+    ids, lines = {}, []
+    counts = {"sublayers": 0, "weights": 0}
+
+    def box(obj, fill):
+        ids[id(obj)] = f"l{len(ids)}"
+        dot.node(ids[id(obj)], f"{obj.name}\n({type(obj).__name__})", shape="box",
+                 style="rounded,filled", fillcolor=fill)
+        own = obj._trainable_weights + obj._non_trainable_weights
+        for n, weight in enumerate(own):
+            counts["weights"] += 1
+            wid = f"{ids[id(obj)]}_w{n}"
+            fill = FILL_TENSOR if weight.trainable else FILL_INPUT
+            dot.node(wid, f"{weight.path}\n{weight.shape}", shape="note",
+                     style="filled", fillcolor=fill)
+            dot.edge(ids[id(obj)], wid, style="dashed", arrowhead="none")
+        return ", ".join(f"{w.name} {w.shape}" for w in own) or "no weights"
+
+    def visit(parent):
+        for n, child in enumerate(parent._layers):
+            if id(child) in ids:
+                continue
+            counts["sublayers"] += 1
+            weights = box(child, FILL_LAYER)
+            attribute = _attribute_of(parent, child)
+            dot.edge(ids[id(parent)], ids[id(child)], label=f"#{n} {attribute}")
+            lines.append(f"  {parent.name} -#{n} {attribute}-> {child.name} "
+                         f"({type(child).__name__}): {weights}")
+            visit(child)
+
+    box(layer, FILL_MODEL)
+    visit(layer)
+    dot.description = "\n".join(
+        [f"plot_sublayers({layer.name}): {counts['sublayers']} sublayers, "
+         f"{counts['weights']} weights", *lines])
     return dot
 
 

@@ -78,6 +78,26 @@ KERAS_EXCERPTS: dict[str, Excerpt] = {
         _K3 + "ops/function.py", 78, 92, "map_graph("),
     "keras3-map-graph-computable": _e3(
         _K3 + "ops/function.py", 355, 377, "computable_tensors"),
+    # chapter 15, attention
+    "keras2-mha-builds-in-call": _e2(
+        "keras/layers/multi_head_attention.py", 487, 488, "_build_from_signature"),
+    "keras2-mha-config-shapes": _e2(
+        "keras/layers/multi_head_attention.py", 274, 276, '"query_shape"'),
+    "keras3-call-fills-named-masks": _e3(
+        _K3 + "layers/layer.py", 960, 966, 'expected_mask_arg_name = f"{k}_mask"'),
+    "keras3-tracker-track": _e3(
+        _K3 + "utils/tracking.py", 71, 103, "def track"),
+    "keras3-mha-takes-masks-off": _e3(
+        _K3 + "layers/attention/multi_head_attention.py", 626, 631,
+        "backend.set_keras_mask(query, None)"),
+    "keras3-mha-fused-path": _e3(
+        _K3 + "layers/attention/multi_head_attention.py", 520, 525,
+        "use_dot_product_attention = not ("),
+    "keras3-mha-scores-spec": _e3(
+        _K3 + "layers/attention/multi_head_attention.py", 873, 878,
+        "attention_shape = (query.shape[0], self.num_heads, length, length)"),
+    "keras3-walk-saveable-dir": _e3(
+        _K3 + "saving/saving_lib.py", 757, 765, "sorted(dir(saveable)"),
     # issue 22, the saving side (chapter 13). Keras 2 (v2.6.0): the format
     # chosen by the path, the SavedModel (traced functions and the object
     # graph), the HDF5 file (config in attributes, weights by position), the

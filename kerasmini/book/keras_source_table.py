@@ -49,6 +49,10 @@ _K3_TRAINER = "keras/src/trainers/trainer.py"
 _K2_COMPILE_UTILS = "keras/engine/compile_utils.py"
 _K3_COMPILE_UTILS = "keras/src/trainers/compile_utils.py"
 _K2_LOSSES = "keras/losses.py"
+_K2_MHA = "keras/layers/multi_head_attention.py"
+_K3_MHA = "keras/src/layers/attention/multi_head_attention.py"
+_K2_EINSUM = "keras/layers/einsum_dense.py"
+_K3_EINSUM = "keras/src/layers/core/einsum_dense.py"
 _K3_LOSSES = "keras/src/losses/losses.py"
 
 # Keras 3 trains through a backend Trainer; kerasmini's loop has a GradientTape,
@@ -617,6 +621,77 @@ KERAS_SOURCES: dict[str, KerasSource] = {
     "Layer.trainable": KerasSource(
         _k2(_K2_LAYER, 1229, 1242),
         _k3(_K3_LAYER, 643, 661),
+    ),
+    # chapter 15, attention: a layer made of layers (checked at v2.6.0 and
+    # v3.15.1; Keras 2.6 keeps these in keras/layers/, Keras 3 in
+    # keras/src/layers/attention/ and core/)
+    "MultiHeadAttention": KerasSource(
+        _k2(_K2_MHA, 122, 212),
+        _k3(_K3_MHA, 19, 113),
+    ),
+    "MultiHeadAttention.build": KerasSource(
+        _k2(_K2_MHA, 299, 371, "MultiHeadAttention._build_from_signature"),
+        _k3(_K3_MHA, 266, 361),
+    ),
+    "MultiHeadAttention._build_attention": KerasSource(
+        _k2(_K2_MHA, 400, 419),
+        _k3(_K3_MHA, 428, 458),
+    ),
+    "MultiHeadAttention._masked_softmax": KerasSource(
+        _k2(_K2_MHA, 421, 431),
+        _k3(_K3_MHA, 460, 474),
+    ),
+    "MultiHeadAttention._compute_attention": KerasSource(
+        _k2(_K2_MHA, 433, 478),
+        _k3(_K3_MHA, 476, 608),
+    ),
+    "MultiHeadAttention.call": KerasSource(
+        _k2(_K2_MHA, 480, 509),
+        _k3(_K3_MHA, 610, 702),
+    ),
+    "MultiHeadAttention._compute_attention_mask": KerasSource(
+        None,
+        _k3(_K3_MHA, 704, 777),
+    ),
+    "MultiHeadAttention.compute_output_spec": KerasSource(
+        None,
+        _k3(_K3_MHA, 850, 879),
+    ),
+    "projection_equation": KerasSource(
+        _k2(_K2_MHA, 89, 115, "_build_proj_equation"),
+        _k3(_K3_MHA, 948, 974, "_build_proj_equation"),
+    ),
+    "attention_equations": KerasSource(
+        _k2(_K2_MHA, 41, 86, "_build_attention_equation"),
+        _k3(_K3_MHA, 890, 945, "_build_attention_equation"),
+    ),
+    "EinsumDense": KerasSource(
+        _k2(_K2_EINSUM, 29, 106),
+        _k3(_K3_EINSUM, 26, 125),
+    ),
+    "EinsumDense.build": KerasSource(
+        _k2(_K2_EINSUM, 136, 163),
+        _k3(_K3_EINSUM, 180, 235),
+    ),
+    "EinsumDense.call": KerasSource(
+        _k2(_K2_EINSUM, 196, 202),
+        _k3(_K3_EINSUM, 312, 318),
+    ),
+    "analyze_equation": KerasSource(
+        _k2(_K2_EINSUM, 205, 233, "_analyze_einsum_string"),
+        _k3(_K3_EINSUM, 1614, 1676, "_analyze_einsum_string"),
+    ),
+    "Softmax": KerasSource(
+        _k2("keras/layers/advanced_activations.py", 292, 324),
+        _k3("keras/src/layers/activations/softmax.py", 14, 46),
+    ),
+    "Attention": KerasSource(
+        _k2("keras/layers/dense_attention.py", 214, 313),
+        _k3("keras/src/layers/attention/attention.py", 8, 64),
+    ),
+    "build_shapes_by_name": KerasSource(
+        None,
+        _k3(_K3_LAYER, 1974, 2047, "update_shapes_dict_for_target_fn"),
     ),
     # part 1 of the book, issue 10: the corrections of chapters 2-8
     "init_scope": KerasSource(

@@ -480,7 +480,7 @@ def show_source(obj, key: str | None = None, lines=None) -> SourceView:
     'def __call__(self, *args, **kwargs):\\n    self._check_super_called()\\n'
     >>> print(show_source(Layer.__call__, lines=("# 4.", "# 5.")).source)
     # 4. Call build (once).
-    self._maybe_build(inputs)
+    self._maybe_build(inputs, *rest, **kwargs)
     <BLANKLINE>
     """
     target = _unwrap(obj)

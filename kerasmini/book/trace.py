@@ -84,6 +84,7 @@ DEFAULT_EXCLUDE = frozenset({
     "map_shape_structure", "to_shape", "_as_shape_structure",
     "_check_super_called",
     "_ShapeLeaf.__new__",
+    "_named_parameters", "_call_arguments_by_name",
     # checks of what the user passed, which leave the call as it was
     "weight_shape", "check_layer_outputs",
 })

@@ -4,7 +4,7 @@ sub-folder per class, as batches of ``(images, labels)``.
 Keras 3 lists the files (:func:`kerasmini.utils.dataset_utils.index_directory`,
 the same order and split), then reads and resizes them with TensorFlow.
 kerasmini reads them with Pillow and resizes with NumPy
-(:mod:`kerasmini.utils.image_resize`, TensorFlow's arithmetic), and returns a
+(:mod:`kerasmini.backend.image_resize`, TensorFlow's arithmetic), and returns a
 ``PyDataset`` (:mod:`kerasmini.datasets.batched`) instead of a
 ``tf.data.Dataset``: with ``shuffle=False`` its batches are Keras's.
 
@@ -15,9 +15,9 @@ It lives in ``datasets/`` rather than ``utils/`` because it returns a
 import numpy as np
 
 from kerasmini.api_export import keras_export
-from kerasmini.backend import validation
+from kerasmini.backend import image_resize, validation
 from kerasmini.datasets.batched import BatchedDataset
-from kerasmini.utils import dataset_utils, image_resize, image_utils
+from kerasmini.utils import dataset_utils, image_utils
 from kerasmini.utils.errors import names_its_errors
 
 ALLOWLIST_FORMATS = (".bmp", ".gif", ".jpeg", ".jpg", ".png")

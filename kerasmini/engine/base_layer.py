@@ -45,6 +45,7 @@ from kerasmini.engine.base_layer_utils import (
     _build_wrapper,
     _dedup,
     batch_input_shape,
+    build_shapes_by_name,
     call_arguments,
     check_get_config,
     direct_sublayers,
@@ -115,6 +116,7 @@ class Layer(Module, Operation):
         self._non_trainable_weights = []
         self._losses = []
         self._build_input_shape = None
+        self._build_shapes_dict = None  # build(query_shape, value_shape, ...)
         self._initial_weights = kwargs.get("weights")
         self.activity_regularizer = None
         if kwargs.get("activity_regularizer") is not None:
@@ -453,7 +455,7 @@ class Layer(Module, Operation):
         # 3. Check the input spec of the first positional argument.
         assert_input_compatibility(self.input_spec, inputs, self.name)
         # 4. Call build (once).
-        self._maybe_build(inputs)
+        self._maybe_build(inputs, *rest, **kwargs)
         # 5. Infer the training value: explicit, outer call's, or call's default.
         training_passed = kwargs.get("training") is not None
         training = self._resolve_training(kwargs)
@@ -467,8 +469,8 @@ class Layer(Module, Operation):
             outputs = set_mask_metadata(self, inputs, outputs, previous_mask)
         # 8. Add a node in the graph for symbolic calls.
         if symbolic:
-            if mask_filled:  # found again on the inputs when the graph runs
-                kwargs.pop("mask")
+            for name in mask_filled:  # found again on the inputs when the graph runs
+                kwargs.pop(name)
             self._record_node(inputs, rest, kwargs, training_passed, outputs)
         return outputs
 
@@ -584,13 +586,23 @@ class Layer(Module, Operation):
             set_keras_mask(converted, get_keras_mask(x))  # keep it (Keras too)
         return converted
 
-    def _maybe_build(self, inputs):
-        """Call ``build`` with the input shape(s), once."""
+    def _maybe_build(self, inputs, *args, **kwargs):
+        """Call ``build`` with the input shape(s), once.
+
+        ``build(input_shape)`` receives the shape of the first argument (a
+        list of shapes for a list of inputs); a ``build`` of several shapes,
+        ``build(query_shape, value_shape)``, receives the shape of each tensor
+        passed to ``call`` as ``query``, ``value``, ... (Keras 3's rule).
+        """
         if self.built:
             return
         shapes = map_structure(lambda x: tuple(x.shape), inputs)
+        shapes_by_name = build_shapes_by_name(self, inputs, args, kwargs)
         with name_scope(self.name, caller=self):
-            self.build(shapes)
+            if shapes_by_name is None:
+                self.build(shapes)
+            else:
+                self.build(**shapes_by_name)
         self.built = True
         self._build_input_shape = shapes
         if self._initial_weights is not None:
@@ -638,6 +650,8 @@ class Layer(Module, Operation):
     def get_build_config(self):
         """What :meth:`build_from_config` needs to recreate the weights: the
         input shape the layer was built with (``None`` if never built)."""
+        if self.built and self._build_shapes_dict:
+            return {"shapes_dict": self._build_shapes_dict}
         if self.built and self._build_input_shape is not None:
             return {"input_shape": self._build_input_shape}
         return None

@@ -56,21 +56,94 @@ def _extra_init_args(cls):
 
 def _build_wrapper(build):
     """Make a subclass's ``build`` run in the layer's name scope and mark the
-    layer built, however it is called (as Keras 3's ``build_wrapper`` does)."""
+    layer built, however it is called (as Keras 3's ``build_wrapper`` does).
+    A ``build`` of several shapes records them by name, for
+    ``get_build_config``."""
     if getattr(build, "_is_build_wrapper", False):
         return build
+    signature = inspect.signature(build)
+    several = len(_named_parameters(build)) > 2  # self and two shapes or more
 
     @functools.wraps(build)
     def wrapper(self, *args, **kwargs):
         with name_scope(self.name, caller=self):
             result = build(self, *args, **kwargs)
         self.built = True
-        if args and self._build_input_shape is None:
+        if several:
+            shapes = signature.bind(self, *args, **kwargs).arguments
+            shapes.pop(next(iter(signature.parameters)))  # self
+            self._build_shapes_dict = dict(shapes)
+        elif args and self._build_input_shape is None:
             self._build_input_shape = args[0]
         return result
 
     wrapper._is_build_wrapper = True
     return wrapper
+
+
+def _named_parameters(fn):
+    """The names ``fn`` takes one by one (not ``*args``/``**kwargs``)."""
+    kinds = (inspect.Parameter.POSITIONAL_ONLY,
+             inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    return [p.name for p in inspect.signature(fn).parameters.values()
+            if p.kind in kinds]
+
+
+def _call_arguments_by_name(layer, inputs, args, kwargs):
+    """``{name: value}`` of a call: positional arguments named after
+    ``call``'s parameters, then the keyword arguments."""
+    names = _named_parameters(layer.call)
+    bound = dict(zip(names, (inputs,) + tuple(args)))
+    bound.update(kwargs)
+    return bound
+
+
+def build_shapes_by_name(layer, inputs, args, kwargs):
+    """The shapes a ``build`` of several arguments receives, by name.
+
+    ``build(input_shape)`` gets the first argument's shape (``None`` is
+    returned for it). A ``build`` with more arguments, such as
+    ``build(query_shape, value_shape, key_shape=None)``, gets for each
+    ``<name>_shape`` the shape of the tensor passed to ``call`` as
+    ``<name>``, if one was (Keras 3's ``update_shapes_dict_for_target_fn``).
+
+    >>> import numpy as np
+    >>> from kerasmini.layers import Layer
+    >>> class Pair(Layer):
+    ...     def build(self, query_shape, value_shape):
+    ...         pass
+    ...     def call(self, query, value):
+    ...         return query
+    >>> build_shapes_by_name(Pair(), np.ones((2, 3)), (np.ones((2, 5)),), {})
+    {'query_shape': (2, 3), 'value_shape': (2, 5)}
+    """
+    names = _named_parameters(layer.build)
+    if len(names) <= 1:
+        return None
+    given = _call_arguments_by_name(layer, inputs, args, kwargs)
+    preamble = (
+        "For a `build()` method with more than one argument, all arguments "
+        "should have a `_shape` suffix and match an argument from `call()`. "
+        "E.g. `build(self, foo_shape, bar_shape)` "
+    )
+    shapes = {}
+    for name in names:
+        if not name.endswith("_shape"):
+            raise ValueError(
+                f"{preamble} For layer '{type(layer).__name__}', Received "
+                f"`build()` argument `{name}`, which does not end in `_shape`."
+            )
+        argument = name[:-len("_shape")]
+        if argument not in _named_parameters(layer.call):
+            raise ValueError(
+                f"{preamble} For layer '{type(layer).__name__}', received "
+                f"`build()` argument `{name}`, but `call()` does not have "
+                f"argument `{argument}`."
+            )
+        value = given.get(argument)
+        if is_tensor(value) or is_keras_tensor(value):
+            shapes[name] = tuple(value.shape)
+    return shapes
 
 
 def _dedup(items):
@@ -160,26 +233,60 @@ def weight_arguments(args, shape, name):
 
 def populate_mask(layer, inputs, rest, kwargs):
     """Give ``call(..., mask=)`` the mask attached to the inputs (if the
-    inputs are its only tensors and no mask was passed); return the mask the
-    outputs' mask is computed from, and whether it was filled in.
+    inputs are its only tensors and no mask was passed); with several tensor
+    arguments, give each ``<name>_mask`` the mask of the argument ``<name>``
+    (``value_mask`` from ``value``, as Keras 3 does). Return the mask the
+    outputs' mask is computed from, and the names of the arguments filled in.
 
     >>> import numpy as np
     >>> from kerasmini.layers import Masking
     >>> x = Masking()(np.array([[[1.0], [0.0]]]))
     >>> kwargs = {}
     >>> populate_mask(Masking(), x, (), kwargs)
-    (array([[ True, False]]), False)
+    (array([[ True, False]]), [])
     """
     masks = map_structure(get_keras_mask, inputs)
     found = any(m is not None for m in flatten(masks))
     others = [x for x in flatten([rest, kwargs]) if is_tensor(x) or is_keras_tensor(x)]
-    filled = (found and layer._call_has_mask_arg and not others
-              and kwargs.get("mask") is None)
-    if filled:
+    filled = []
+    if (found and layer._call_has_mask_arg and not others
+            and kwargs.get("mask") is None):
         kwargs["mask"] = masks
+        filled.append("mask")
+    elif others:
+        filled = populate_named_masks(layer, inputs, rest, kwargs)
     if kwargs.get("mask") is not None:
         return kwargs["mask"], filled
     return masks, filled
+
+
+def populate_named_masks(layer, inputs, rest, kwargs):
+    """Fill ``<name>_mask`` arguments of ``call`` left unset with the masks
+    the ``<name>`` arguments carry; return the names filled in.
+
+    >>> import numpy as np
+    >>> from kerasmini.layers import Layer
+    >>> class Pair(Layer):
+    ...     def call(self, query, value, value_mask=None):
+    ...         return query
+    >>> value = np.ones((1, 2))
+    >>> set_keras_mask(value, np.array([[True, False]]))
+    >>> kwargs = {}
+    >>> populate_named_masks(Pair(), np.ones((1, 2)), (value,), kwargs), kwargs
+    (['value_mask'], {'value_mask': array([[ True, False]])})
+    """
+    parameters = _named_parameters(layer.call)
+    filled = []
+    given = _call_arguments_by_name(layer, inputs, rest, kwargs)
+    for name, value in given.items():
+        mask_name = f"{name}_mask"
+        if mask_name not in parameters or given.get(mask_name) is not None:
+            continue
+        mask = map_structure(get_keras_mask, value)
+        if any(m is not None for m in flatten(mask)):
+            kwargs[mask_name] = mask
+            filled.append(mask_name)
+    return filled
 
 
 def set_mask_metadata(layer, inputs, outputs, previous_mask):

@@ -13,6 +13,9 @@ from kerasmini.layers.activations.leaky_relu import LeakyReLU
 from kerasmini.layers.activations.prelu import PReLU
 from kerasmini.layers.activations.relu import ReLU
 from kerasmini.layers.activations.softmax import Softmax
+from kerasmini.layers.attention.additive_attention import AdditiveAttention
+from kerasmini.layers.attention.attention import Attention
+from kerasmini.layers.attention.multi_head_attention import MultiHeadAttention
 from kerasmini.layers.convolutional.conv1d import Conv1D
 from kerasmini.layers.convolutional.conv1d_transpose import Conv1DTranspose
 from kerasmini.layers.convolutional.conv2d import Conv2D
@@ -25,6 +28,7 @@ from kerasmini.layers.convolutional.separable_conv2d import SeparableConv2D
 from kerasmini.layers.core.activation import Activation
 from kerasmini.layers.core.dense import Dense
 from kerasmini.layers.core.dropout import Dropout
+from kerasmini.layers.core.einsum_dense import EinsumDense
 from kerasmini.layers.core.embedding import Embedding
 from kerasmini.layers.core.lambda_layer import Lambda
 from kerasmini.layers.core.masking import Masking
@@ -64,6 +68,22 @@ from kerasmini.layers.pooling.pooling2d import (
     MaxPooling2D,
 )
 from kerasmini.layers.pooling.pooling3d import AveragePooling3D, MaxPooling3D
+from kerasmini.layers.preprocessing import (
+    CenterCrop,
+    Discretization,
+    IntegerLookup,
+    Normalization,
+    RandomContrast,
+    RandomCrop,
+    RandomFlip,
+    RandomRotation,
+    RandomTranslation,
+    RandomZoom,
+    Rescaling,
+    Resizing,
+    StringLookup,
+    TextVectorization,
+)
 from kerasmini.layers.reshaping.cropping import Cropping1D, Cropping2D
 from kerasmini.layers.reshaping.flatten import Flatten
 from kerasmini.layers.reshaping.permute import Permute
@@ -100,21 +120,28 @@ SeparableConvolution1D = SeparableConv1D
 SeparableConvolution2D = SeparableConv2D
 
 __all__ = [
-    "Activation", "Add", "Average", "AveragePooling1D", "AveragePooling2D",
-    "AvgPool1D", "AvgPool2D", "BatchNormalization", "Concatenate", "Conv1D",
-    "Conv2D", "Conv2DTranspose", "Convolution2DTranspose", "Cropping1D",
-    "Cropping2D", "Dense", "Dot", "Dropout", "Embedding", "Flatten", "GRU",
-    "GRUCell", "GlobalAveragePooling1D", "GlobalAveragePooling2D",
-    "GlobalAvgPool1D", "GlobalAvgPool2D", "GlobalMaxPool1D", "GlobalMaxPool2D",
-    "GlobalMaxPooling1D", "GlobalMaxPooling2D", "Input", "InputLayer", "InputSpec",
-    "LSTM", "LSTMCell", "Lambda", "Layer", "LayerNormalization", "Masking",
-    "MaxPool1D", "MaxPool2D", "MaxPooling1D", "MaxPooling2D", "Maximum", "Minimum",
+    "Activation", "Add", "AdditiveAttention", "Attention", "Average",
+    "AveragePooling1D", "AveragePooling2D", "AvgPool1D", "AvgPool2D",
+    "BatchNormalization", "Concatenate", "Conv1D", "Conv2D", "Conv2DTranspose",
+    "Convolution2DTranspose", "Cropping1D", "Cropping2D", "Dense", "Dot", "Dropout",
+    "EinsumDense", "Embedding", "Flatten", "GRU", "GRUCell",
+    "GlobalAveragePooling1D", "GlobalAveragePooling2D", "GlobalAvgPool1D",
+    "GlobalAvgPool2D", "GlobalMaxPool1D", "GlobalMaxPool2D", "GlobalMaxPooling1D",
+    "GlobalMaxPooling2D", "Input", "InputLayer", "InputSpec", "LSTM", "LSTMCell",
+    "Lambda", "Layer", "LayerNormalization", "Masking", "MaxPool1D", "MaxPool2D",
+    "MaxPooling1D", "MaxPooling2D", "Maximum", "Minimum", "MultiHeadAttention",
     "Multiply", "Permute", "RNN", "RepeatVector", "Reshape", "SimpleRNN",
-    "SimpleRNNCell", "Subtract", "UpSampling1D", "UpSampling2D", "ZeroPadding1D",
-    "ZeroPadding2D", "add", "average", "concatenate", "dot", "maximum", "minimum",
-    "multiply", "subtract",
+    "SimpleRNNCell", "Subtract", "UpSampling1D", "UpSampling2D",
+    "ZeroPadding1D", "ZeroPadding2D", "add", "average", "concatenate", "dot",
+    "maximum", "minimum", "multiply", "subtract",
 ]
 __all__ += ["deserialize", "serialize"]
+__all__ += [  # the preprocessing layers
+    "CenterCrop", "Discretization", "IntegerLookup", "Normalization",
+    "RandomContrast", "RandomCrop", "RandomFlip", "RandomRotation",
+    "RandomTranslation", "RandomZoom", "Rescaling", "Resizing", "StringLookup",
+    "TextVectorization",
+]
 __all__ += [  # the layers of keras.io's examples (issue 24)
     "AveragePooling3D", "AvgPool3D", "Bidirectional", "Conv1DTranspose", "Conv3D",
     "ConvLSTM1D", "ConvLSTM2D", "ConvLSTM3D", "Convolution1DTranspose",

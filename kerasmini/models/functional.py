@@ -311,6 +311,11 @@ class Functional(Model):
                 if node.is_input or all(id(x) in values for x in node.outputs):
                     continue  # an input: its value is given
                 args, kwargs = node.map_arguments(values)
+                if training is not None and "training" in kwargs:
+                    # the model's own `training` wins over the one the node
+                    # recorded (Keras's files record `training=True` for the
+                    # preprocessing layers, whose `call` defaults to it)
+                    kwargs["training"] = training
                 outputs = node.layer(*args, **kwargs)
                 for kt, value in zip(node.outputs, flatten(outputs)):
                     values[id(kt)] = value

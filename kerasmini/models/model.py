@@ -20,6 +20,7 @@ subclassing ``Model`` and the functional API share one entry point.
 
 from kerasmini import saving
 from kerasmini.api_export import keras_export
+from kerasmini.backend import validation
 from kerasmini.backend.naming import auto_name, name_scope
 from kerasmini.engine.base_layer import Layer
 from kerasmini.saving import serialization
@@ -107,6 +108,25 @@ class Model(Trainer, Layer):
             name = auto_name("Functional")
         Layer.__init__(self, trainable=trainable, name=name, **kwargs)
         Trainer.__init__(self)  # what compile and fit fill in
+
+    def _convert_input(self, x):
+        # a model with text inputs (a `keras.Input(dtype="string")`, or a
+        # StringLookup or TextVectorization among its layers) passes text on
+        if validation.is_text(x):
+            if self._has_text_inputs():
+                return x
+            raise ValueError(
+                "Inputs to a layer should be tensors of numbers: model "
+                f"'{self.name}' has no `keras.Input(dtype=\"string\")` and no layer "
+                "that reads strings (StringLookup, TextVectorization). Received: "
+                f"an array of strings of shape {tuple(x.shape)}"
+            )
+        return super()._convert_input(x)
+
+    def _has_text_inputs(self):
+        inputs = getattr(self, "inputs", None) or []
+        return any(getattr(t, "dtype", None) == "string" for t in inputs) or any(
+            getattr(layer, "_takes_text", False) for layer in self._flatten_layers())
 
     def _obj_type(self):
         return "Model"

@@ -160,7 +160,7 @@ class Sequential(Functional):
         self._stack.insert(0, InputLayer(batch_shape=tuple(input_shape)))
         self._build_graph()
 
-    def _maybe_build(self, inputs):
+    def _maybe_build(self, inputs, *args, **kwargs):
         if not self._graph_ready:
             shape = tuple(flatten(inputs)[0].shape)
             self.build((None,) + shape[1:])

@@ -154,6 +154,72 @@ def _one_hot_arguments(x, num_classes, axis, dtype):
     return position, shapes.check_dtype(dtype, "one_hot")
 
 
+def _large_negative(dtype):
+    """What a masked logit becomes (Keras's torch backend: 0.7 of the
+    largest float, so adding to it cannot overflow)."""
+    return -0.7 * (65500.0 if str(dtype) == "float16" else 3.38953e38)
+
+
+def _dot_product_attention(query, key, value, bias=None, mask=None, scale=None,
+                           is_causal=False, flash_attention=None,
+                           attn_logits_soft_cap=None):
+    shapes_ = [tuple(shapes.shape_of(x)) for x in (query, key, value)]
+    if any(len(s) != 4 for s in shapes_):
+        raise ValueError(
+            "`dot_product_attention` only supports 4D inputs. Received: "
+            f"query.shape={shapes_[0]}, key.shape={shapes_[1]}, "
+            f"value.shape={shapes_[2]}."
+        )
+    if shapes_[1][2] != shapes_[0][2] or shapes_[2][2] != shapes_[0][2]:
+        raise ValueError(  # kerasmini has no grouped-query attention (yet)
+            "`dot_product_attention`: query, key and value must have the same "
+            f"number of heads (axis 2). Received: query.shape={shapes_[0]}, "
+            f"key.shape={shapes_[1]}, value.shape={shapes_[2]}."
+        )
+    if bias is not None and mask is not None:
+        raise ValueError("Only one of `bias` and `mask` can be provided. Received both.")
+    if attn_logits_soft_cap is not None:
+        raise ValueError(
+            "attn_logits_soft_cap is only supported for JAX on TPU. Set "
+            "attn_logits_soft_cap=None when not using JAX on TPU."
+        )
+    b = backend.numpy
+    if scale is None:
+        scale = 1.0 / float(np.sqrt(shapes_[0][-1]))
+    # (B, T, N, H) . (B, S, N, H) -> logits (B, N, T, S)
+    logits = b.multiply(backend.numpy_extra.einsum("btnh,bsnh->bnts", query, key),
+                        scale)
+    if bias is not None:
+        logits = b.add(logits, bias)
+    if is_causal:  # query position i sees key positions j <= i
+        t, s_ = shapes_[0][1], shapes_[1][1]
+        causal = np.tril(np.ones((t, s_), dtype=bool))
+        mask = causal if mask is None else b.logical_and(mask, causal)
+    if mask is not None:
+        # a masked logit is pushed far down: it gets no weight, and a row
+        # with every key masked gets the same weight everywhere (a uniform
+        # average of the values), as Keras's backends do
+        logits = b.where(mask, logits, _large_negative(logits.dtype))
+    probs = backend.nn.softmax(logits, axis=-1)
+    return backend.numpy_extra.einsum("bnts,bsnh->btnh", probs, value)
+
+
+def _dot_product_attention_spec(self, query, key, value, *args, **kwargs):
+    return _spec(shapes.shape_of(query), shapes.float_result(shapes.dtype_of(query)))
+
+
+DotProductAttention, dot_product_attention = custom(
+    "DotProductAttention", _dot_product_attention, _dot_product_attention_spec,
+    static_names=("is_causal", "flash_attention", "attn_logits_soft_cap"),
+    module=_M,
+    summary="``softmax(query . key * scale) . value`` per head, for "
+            "``(B, T, N, H)`` queries and ``(B, S, N, H)`` keys and values; "
+            "``mask`` is boolean (``True``: attend), broadcast to ``(B, N, T, S)``.",
+    example=">>> ops.dot_product_attention(KerasTensor((None, 4, 2, 8)), "
+            "KerasTensor((None, 6, 2, 8)),\n    ...     "
+            "KerasTensor((None, 6, 2, 8))).shape\n    (None, 4, 2, 8)")
+
+
 def _one_hot(x, num_classes, axis=-1, dtype=None):
     position, dtype = _one_hot_arguments(x, num_classes, axis, dtype)
     out = backend.nn.one_hot(x, num_classes=int(num_classes), dtype=dtype)

@@ -1140,6 +1140,8 @@ def _einsum_spec(self, subscripts, *operands):
                         f"subscripts={subscripts!r}")
     for x in operands:
         shapes.numeric_dtype(x, "einsum", "operands")
+    subscripts = backend.numpy_extra.expand_ellipsis(
+        subscripts, [len(shapes.shape_of(x)) for x in operands])
     names, output = backend.numpy_extra._parse(subscripts, len(operands))
     sizes = {}
     for k, (name, x) in enumerate(zip(names, operands)):
@@ -1178,7 +1180,7 @@ def _einsum_spec(self, subscripts, *operands):
 
 Einsum, einsum = custom(
     "Einsum", backend.numpy_extra.einsum, _einsum_spec, module=_M,
-    summary="Einstein summation over named axes (no ``...``).",
+    summary="Einstein summation over named axes (``...`` for the others).",
     example='>>> ops.einsum("bij,jk->bik", KerasTensor((None, 2, 3)), '
             'KerasTensor((3, 4))).shape\n    (None, 2, 4)')
 

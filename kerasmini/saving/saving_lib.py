@@ -133,10 +133,28 @@ def _saveable(obj):
     return _kind(obj) is not None
 
 
+def _subclass_properties(obj):
+    """``{name: value}`` of the properties ``obj``'s class adds to its kind's
+    base class (``MultiHeadAttention.query_dense``, not ``Layer.weights``):
+    Keras 3 walks ``dir()``, which finds them, minus the base's names."""
+    cls = type(obj)
+    base = next((c for c in cls.__mro__ if "_obj_type" in vars(c)), cls)
+    found = {}
+    for name in dir(cls):
+        if name in dir(base) or not isinstance(getattr(cls, name, None), property):
+            continue
+        try:
+            found[name] = getattr(obj, name)
+        except Exception:  # noqa: BLE001 (an unbuilt layer's property: no state)
+            continue
+    return found
+
+
 def walk(obj):
     """``(name, child)`` pairs whose state is saved under ``<path>/<name>``:
-    ``layers`` first for graph models, then attributes sorted by name,
-    private (``_x``) ones last, as Keras 3's ``_walk_saveable`` does.
+    ``layers`` first for graph models, then attributes (and the properties a
+    subclass adds) sorted by name, private (``_x``) ones last, as Keras 3's
+    ``_walk_saveable`` does.
 
     >>> from kerasmini import Sequential, layers
     >>> model = Sequential([layers.Input((2,)), layers.Dense(1)])
@@ -144,7 +162,7 @@ def walk(obj):
     [('layers', 'list')]
     """
     kind = _kind(obj)
-    attrs = dict(vars(obj))
+    attrs = {**vars(obj), **_subclass_properties(obj)}
     skip = ()
     if kind in ("Model", "Functional", "Sequential"):
         attrs["layers"] = obj.layers

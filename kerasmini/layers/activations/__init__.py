@@ -1,0 +1,1 @@
+"""Activation layers (Keras 3's ``keras/src/layers/activations/``)."""

@@ -1,4 +1,4 @@
-"""Resizing images in NumPy as ``tf.image.resize`` does (no antialiasing).
+"""Resizing images in NumPy as ``tf.image.resize`` does.
 
 ``image_dataset_from_directory`` resizes every image to ``image_size``; Keras
 does it with TensorFlow (``tf.image.resize``, ``tf.image.resize_with_pad``,
@@ -135,8 +135,26 @@ _KERNELS = {"lanczos3": _lanczos(3), "lanczos5": _lanczos(5),
             "gaussian": (_gaussian, 1.5), "mitchellcubic": (_mitchell, 2.0)}
 
 
-def _scale_and_translate(out_size, in_size, method):
-    kernel, radius = _KERNELS[method]
+def _triangle(x):
+    return np.maximum(0.0, 1.0 - np.abs(x))
+
+
+def _keys_cubic(x):
+    x = np.abs(x)
+    far = ((-0.5 * x + 2.5) * x - 4.0) * x + 2.0
+    near = ((1.5 * x - 2.5) * x) * x + 1.0
+    return np.where(x >= 2, 0.0, np.where(x >= 1, far, near))
+
+
+# with antialiasing, bilinear and bicubic become kernels too (TensorFlow's
+# "triangle" and "keyscubic"), stretched when the image shrinks
+_ANTIALIAS_KERNELS = {"bilinear": (_triangle, 1.0), "bicubic": (_keys_cubic, 2.0)}
+
+
+def _scale_and_translate(out_size, in_size, method, antialias=False):
+    kernel, radius = _KERNELS.get(method) or _ANTIALIAS_KERNELS[method]
+    stretch = max(in_size / out_size, 1.0) if antialias else 1.0
+    radius = radius * stretch
     w = np.zeros((out_size, in_size))
     centres = _centres(out_size, in_size)
     for o in range(out_size):
@@ -144,7 +162,7 @@ def _scale_and_translate(out_size, in_size, method):
         start = min(max(math.ceil(c - radius - 0.5), 0), in_size - 1)
         end = min(max(math.floor(c + radius - 0.5), 0), in_size - 1) + 1
         sources = np.arange(start, end)
-        taps = kernel(sources + 0.5 - c)
+        taps = kernel((sources + 0.5 - c) / stretch)
         total = taps.sum()
         w[o, start:end] = taps / total if abs(total) > 0 else taps
     return w
@@ -154,12 +172,18 @@ _WEIGHTS = {"nearest": _nearest, "bilinear": _bilinear, "bicubic": _bicubic,
             "area": _area}
 
 
-def weights(out_size, in_size, method):
-    """The ``(out_size, in_size)`` matrix of one axis.
+def weights(out_size, in_size, method, antialias=False):
+    """The ``(out_size, in_size)`` matrix of one axis. With ``antialias``
+    every method but ``nearest`` and ``area`` is a kernel stretched by the
+    shrink factor, as TensorFlow's ``antialias=True`` resize.
 
     >>> weights(2, 4, "area").tolist()
     [[0.5, 0.5, 0.0, 0.0], [0.0, 0.0, 0.5, 0.5]]
+    >>> weights(2, 4, "bilinear", antialias=True).round(3).tolist()[0]
+    [0.429, 0.429, 0.143, 0.0]
     """
+    if antialias and method not in ("nearest", "area"):
+        return _scale_and_translate(out_size, in_size, method, antialias=True)
     if method in _WEIGHTS:
         return _WEIGHTS[method](out_size, in_size)
     return _scale_and_translate(out_size, in_size, method)

@@ -1,0 +1,1 @@
+"""Attention layers (Keras 3's ``keras/src/layers/attention/``)."""
