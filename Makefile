@@ -204,7 +204,8 @@ interop: venv $(KERAS_VENV)/.installed $(KERAS_DATA_VENV)/.installed
 	  $(VPY) -m pytest tests/test_saving_keras_interop.py tests/test_rnn_keras.py \
 	  tests/test_losses_keras.py tests/test_masking_keras.py \
 	  tests/test_layer_configs_keras.py tests/test_config_keras.py \
-	  tests/test_morelayers_keras.py tests/test_attention_keras.py -q
+	  tests/test_morelayers_keras.py tests/test_attention_keras.py \
+	  tests/test_ops_keras.py -q
 	KERASMINI_REAL_KERAS_DATA_PYTHON=$(abspath $(KERAS_DATA_VENV))/bin/python \
 	  $(VPY) -m pytest tests/test_utils_data_keras.py \
 	  tests/test_layers_preprocessing_keras.py -q

@@ -163,6 +163,19 @@ def leaky_relu(x, negative_slope=0.2):
     return ops.leaky_relu(x, negative_slope=negative_slope)
 
 
+@keras_export("kerasmini.activations.gelu")
+def gelu(x, approximate=False):
+    """Gaussian error linear unit, ``x * P(X <= x)`` for a standard normal
+    ``X``: ``0.5 x (1 + erf(x / sqrt(2)))``, or with ``approximate`` the tanh
+    form. Exact by default, as Keras 3's activation (``keras.ops.gelu``
+    approximates by default).
+
+    >>> gelu(ops.convert_to_tensor([-1.0, 1.0])).round(5)
+    array([-0.15866,  0.84134], dtype=float32)
+    """
+    return ops.gelu(x, approximate=approximate)
+
+
 @keras_export("kerasmini.activations.exponential")
 def exponential(x):
     """``exp(x)``.
@@ -175,7 +188,7 @@ def exponential(x):
 
 ALL = {fn.__name__: fn for fn in (
     linear, relu, sigmoid, tanh, softmax, log_softmax, softplus, elu, selu,
-    swish, leaky_relu, exponential)}
+    swish, leaky_relu, gelu, exponential)}
 ALL["silu"] = swish
 
 

@@ -1,5 +1,7 @@
 """Activations by name or callable, against NumPy formulas."""
 
+import math
+
 import numpy as np
 import pytest
 
@@ -24,6 +26,7 @@ def _sigmoid(x):
     ("silu", lambda x: x * _sigmoid(x)),
     ("leaky_relu", lambda x: np.where(x > 0, x, 0.2 * x)),
     ("exponential", np.exp),
+    ("gelu", lambda x: 0.5 * x * (1 + np.vectorize(math.erf)(x / np.sqrt(2)))),
 ])
 def test_activation_matches_numpy(name, reference):
     np.testing.assert_allclose(activations.get(name)(X), reference(X), rtol=1e-5, atol=1e-6)
@@ -81,3 +84,26 @@ def test_get_non_callable_raises_type_error():
 def test_serialize_builtin_gives_name():
     assert [activations.serialize(activations.get(n)) for n in ("relu", "softmax")] == [
         "relu", "softmax"]
+
+
+def test_gelu_is_exact_by_default_and_approximates_on_request():
+    exact = activations.gelu(X)
+    approximate = activations.gelu(X, approximate=True)
+    tanh_form = 0.5 * X * (1 + np.tanh(np.sqrt(2 / np.pi) * (X + 0.044715 * X ** 3)))
+    np.testing.assert_allclose(approximate, tanh_form, rtol=1e-5, atol=1e-6)
+    assert 1e-5 < np.max(np.abs(exact - approximate)) < 1e-3  # close, not equal
+    # keras.ops.gelu approximates by default, the activation does not
+    np.testing.assert_allclose(ops.gelu(X), approximate, rtol=1e-6)
+    assert activations.serialize(activations.get("gelu")) == "gelu"
+
+
+def test_gelu_by_name_in_a_layer_trains_with_exact_gradients():
+    from kerasmini import GradientTape, Variable
+    x = Variable(np.linspace(-4, 4, 9))
+    with GradientTape() as tape:
+        y = ops.sum(activations.gelu(x))
+    grad = np.asarray(tape.gradient(y, x))
+    v = np.linspace(-4, 4, 9)
+    cdf = 0.5 * (1 + np.vectorize(math.erf)(v / np.sqrt(2)))
+    expected = cdf + v * np.exp(-v ** 2 / 2) / np.sqrt(2 * np.pi)  # d(x cdf)/dx
+    np.testing.assert_allclose(grad, expected, rtol=1e-7)

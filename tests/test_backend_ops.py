@@ -20,10 +20,12 @@ from kerasmini.backend import (
     GradientTape,
     Primitive,
     convolution,
+    image,
     nn,
     numpy_extra,
     pooling,
 )
+from kerasmini.backend import math as bmath
 from kerasmini.backend import numpy as bnp
 from kerasmini.backend.validation import check_tuple
 
@@ -143,9 +145,9 @@ def _differentiable(module):
 
 def test_registry_covers_every_differentiable_primitive():
     names = set().union(*(_differentiable(module) for module in (
-        bnp, nn, numpy_extra, convolution, pooling)))
+        bnp, nn, numpy_extra, convolution, pooling, bmath, image)))
     assert {"add", "getitem", "scatter", "conv", "max_pool_gather",
-            "depthwise_conv"} <= names
+            "depthwise_conv", "erf", "resize", "fft2", "tensordot"} <= names
     missing = sorted(names - COVERED)
     assert not missing, (
         f"primitives with gradient rules but no gradient test: {missing}"
@@ -740,3 +742,155 @@ def test_tile_gradient(shape, reps):
     x = np.random.default_rng(6).normal(size=shape)
     check_grads(lambda v: numpy_extra.tile(v, reps=reps), x)
     np.testing.assert_array_equal(numpy_extra.tile(x, reps=reps), np.tile(x, reps))
+
+
+INVERSE_TRIG = {  # name: (op, NumPy reference, inputs inside the domain)
+    "arcsin": (numpy_extra.arcsin, np.arcsin, lambda r: r.uniform(-0.9, 0.9, (2, 3))),
+    "arccos": (numpy_extra.arccos, np.arccos, lambda r: r.uniform(-0.9, 0.9, (2, 3))),
+    "arctan": (numpy_extra.arctan, np.arctan, lambda r: r.normal(size=(2, 3)) * 2),
+    "arcsinh": (numpy_extra.arcsinh, np.arcsinh, lambda r: r.normal(size=(2, 3)) * 2),
+    "arccosh": (numpy_extra.arccosh, np.arccosh, lambda r: r.uniform(1.2, 4.0, (2, 3))),
+    "arctanh": (numpy_extra.arctanh, np.arctanh, lambda r: r.uniform(-0.9, 0.9, (2, 3))),
+}
+
+
+@covers(*INVERSE_TRIG)
+@pytest.mark.parametrize("name", sorted(INVERSE_TRIG))
+def test_inverse_trigonometry_gradients(name):
+    op, reference, make = INVERSE_TRIG[name]
+    x = make(np.random.default_rng(7))
+    np.testing.assert_allclose(op(x), reference(x), rtol=1e-12)
+    assert name in check_grads(op, x)
+
+
+def test_ceil_has_no_gradient_and_matches_numpy():
+    x = np.random.default_rng(8).normal(size=(3,)) * 3
+    np.testing.assert_array_equal(numpy_extra.ceil(x), np.ceil(x))
+    assert numpy_extra.ceil.vjps is None
+
+
+@covers("erf")
+def test_erf_matches_math_erf_to_double_precision_and_its_gradient():
+    import math
+    x = np.concatenate([np.linspace(-7, 7, 2001), [0.0, 1e-300, -1e-8, 2.0, -2.0]])
+    expected = np.array([math.erf(v) for v in x])
+    np.testing.assert_allclose(bmath.erf(x), expected, rtol=1e-14, atol=1e-15)
+    assert bmath.erf(np.ones(2, "float32")).dtype == np.float32
+    check_grads(bmath.erf, np.random.default_rng(9).normal(size=(3, 4)) * 1.5)
+    check_grads(bmath.erf, np.array([-3.0, -2.5, 2.1, 3.5]))  # the far branch
+
+
+@covers("tensordot")
+@pytest.mark.parametrize("shapes, axes", [
+    (((2, 3, 4), (3, 4, 5)), 2),
+    (((2, 3), (3, 4)), 1),
+    (((2, 3), (4, 5)), 0),
+    (((2, 3, 4), (4, 2, 5)), ([0, 2], [1, 0])),   # pairs out of order
+    (((3, 2, 4), (4, 3)), ([2, 0], [0, 1])),
+])
+def test_tensordot_matches_numpy_and_finite_differences(shapes, axes):
+    rng = np.random.default_rng(10)
+    x1, x2 = rng.normal(size=shapes[0]), rng.normal(size=shapes[1])
+    np.testing.assert_allclose(numpy_extra.tensordot(x1, x2, axes),
+                               np.tensordot(x1, x2, axes), rtol=1e-12)
+    assert "tensordot" in check_grads(
+        lambda a, b: numpy_extra.tensordot(a, b, axes), x1, x2)
+
+
+@covers("repeat", "repeat_fold")
+@pytest.mark.parametrize("repeats, axis", [(2, 0), (3, 1), ((1, 0, 2), 1), ((2, 1), 0)])
+def test_repeat_and_its_fold_are_adjoint_and_match_finite_differences(repeats, axis):
+    rng = np.random.default_rng(11)
+    x = rng.normal(size=(2, 3))
+    out = numpy_extra.repeat(x, repeats=repeats, axis=axis)
+    np.testing.assert_array_equal(out, np.repeat(x, repeats, axis=axis))
+    check_grads(lambda v: numpy_extra.repeat(v, repeats=repeats, axis=axis), x)
+    fold = numpy_extra._repeat_fold
+    check_grads(lambda g: fold(g, repeats=repeats, axis=axis, size=x.shape[axis]),
+                rng.normal(size=out.shape))
+
+
+@covers("roll")
+def test_roll_gradient():
+    x = np.random.default_rng(12).normal(size=(3, 4))
+    np.testing.assert_array_equal(numpy_extra.roll(x, shift=(1, -2), axis=(0, 1)),
+                                  np.roll(x, (1, -2), axis=(0, 1)))
+    check_grads(lambda v: numpy_extra.roll(v, shift=(1, -2), axis=(0, 1)), x)
+
+
+@covers("take_along_axis", "put_along_axis")
+def test_take_along_axis_and_its_scatter_are_adjoint():
+    rng = np.random.default_rng(13)
+    x = rng.normal(size=(2, 4))
+    indices = np.array([[3, 0, 3], [1, 1, 2]])  # a repeated index adds up
+    np.testing.assert_array_equal(numpy_extra.take_along_axis(x, indices, axis=-1),
+                                  np.take_along_axis(x, indices, -1))
+    check_grads(lambda v: numpy_extra.take_along_axis(v, indices, axis=-1), x, wrt=[0])
+    put = numpy_extra._put_along_axis
+    check_grads(lambda g: put(g, indices, shape=x.shape, axis=-1),
+                rng.normal(size=indices.shape), wrt=[0])
+
+
+@covers("dynamic_slice", "slice_scatter")
+def test_dynamic_slice_and_its_scatter_are_adjoint():
+    rng = np.random.default_rng(14)
+    x, start = rng.normal(size=(4, 5)), np.array([1, 2])
+    np.testing.assert_array_equal(numpy_extra.dynamic_slice(x, start, shape=(2, 3)),
+                                  x[1:3, 2:5])
+    check_grads(lambda v: numpy_extra.dynamic_slice(v, start, shape=(2, 3)), x,
+                wrt=[0])
+    check_grads(lambda g: numpy_extra._slice_scatter(g, start, shape=(4, 5)),
+                rng.normal(size=(2, 3)), wrt=[0])
+    with pytest.raises(ValueError, match="each slice must lie inside"):
+        numpy_extra.dynamic_slice(x, np.array([3, 0]), shape=(2, 3))
+
+
+@covers("fft2")
+def test_fft2_matches_numpy_and_finite_differences():
+    rng = np.random.default_rng(15)
+    real, imag = rng.normal(size=(2, 3, 4)), rng.normal(size=(2, 3, 4))
+    out_real, out_imag = bmath.fft2(real, imag)
+    expected = np.fft.fft2(real + 1j * imag)
+    np.testing.assert_allclose(out_real, expected.real, atol=1e-12)
+    np.testing.assert_allclose(out_imag, expected.imag, atol=1e-12)
+    check_grads(lambda r, i: bmath.fft2_prim(r, i), real, imag)
+
+
+def test_top_k_gathers_the_largest_values_and_differentiates_through_them():
+    x = np.array([[1.0, 5.0, 3.0, 5.0], [0.0, -1.0, 2.0, 1.0]])
+    values, indices = bmath.top_k(x, 3)
+    np.testing.assert_array_equal(values, [[5.0, 5.0, 3.0], [2.0, 1.0, 0.0]])
+    np.testing.assert_array_equal(indices, [[1, 3, 2], [2, 3, 0]])  # ties: first first
+    check_grads(lambda v: bmath.top_k(v, 2)[0], np.random.default_rng(16).normal(
+        size=(3, 5)))
+
+
+@covers("resize")
+@pytest.mark.parametrize("interpolation", image.INTERPOLATIONS)
+@pytest.mark.parametrize("antialias", [False, True])
+def test_resize_is_linear_and_its_gradient_is_the_transposed_weights(
+        interpolation, antialias):
+    rng = np.random.default_rng(17)
+    x = rng.normal(size=(2, 5, 7, 3))
+    rows = image.weights(5, 3, interpolation, antialias)
+    cols = image.weights(7, 10, interpolation, antialias)
+    out = image.resize(x, rows, cols)
+    np.testing.assert_allclose(out, np.einsum("hH,nHWc,wW->nhwc", rows, x, cols),
+                               rtol=1e-12, atol=1e-12)
+    check_grads(lambda v: image.resize(v, rows, cols), x, wrt=[0])
+
+
+@pytest.mark.parametrize("interpolation", image.INTERPOLATIONS)
+@pytest.mark.parametrize("sizes", [(4, 2), (3, 7), (6, 6), (5, 3)])
+def test_resize_weights_keep_constant_images_constant(interpolation, sizes):
+    rows = image.weights(sizes[0], sizes[1], interpolation)
+    np.testing.assert_allclose(rows.sum(axis=1), 1.0, rtol=1e-12)
+    if sizes[0] == sizes[1] and not interpolation.startswith("lanczos"):
+        np.testing.assert_allclose(rows, np.eye(sizes[0]), atol=1e-12)
+
+
+def test_area_resize_averages_whole_blocks():
+    rows = image.weights(6, 3, "area")
+    np.testing.assert_allclose(rows, np.kron(np.eye(3), [[0.5, 0.5]]))
+    third = image.weights(3, 2, "area")  # each output covers 1.5 pixels
+    np.testing.assert_allclose(third, [[2 / 3, 1 / 3, 0], [0, 1 / 3, 2 / 3]])

@@ -3,7 +3,9 @@
 It holds the :class:`Variable`, the primitive ops with their gradient rules
 (the NumPy API in :mod:`kerasmini.backend.numpy` and
 :mod:`kerasmini.backend.numpy_extra`; activations, softmax, convolution and
-pooling in :mod:`kerasmini.backend.nn`), the :class:`GradientTape`, the
+pooling in :mod:`kerasmini.backend.nn`; ``erf``, ``top_k`` and ``fft2`` in
+:mod:`kerasmini.backend.math`; resizing images in
+:mod:`kerasmini.backend.image`), the :class:`GradientTape`, the
 tracing :func:`function`, the symbolic :class:`KerasTensor`, name scopes and
 unique names, the seeded random generator, the dtype settings and the checks
 of user values. Nothing here imports from above the backend: ``kerasmini.ops``
@@ -14,7 +16,7 @@ computes with these primitives on arrays.
 ('float32', True)
 """
 
-from kerasmini.backend import nn, numpy, numpy_extra, random
+from kerasmini.backend import image, math, nn, numpy, numpy_extra, random
 from kerasmini.backend.config import (
     backend,
     epsilon,
@@ -87,8 +89,8 @@ __all__ = [
     "Function", "GradientTape", "Graph", "GraphTensor", "Primitive", "Variable",
     "auto_name", "backend", "clear_session", "convert_to_tensor", "current_graph",
     "current_path", "epsilon", "executing_eagerly", "floatx", "function",
-    "get_graph_variables", "get_uid", "image_data_format", "init_scope",
-    "is_tensor", "name_scope", "nn", "numpy", "numpy_extra", "random",
+    "get_graph_variables", "get_uid", "image", "image_data_format", "init_scope",
+    "is_tensor", "math", "name_scope", "nn", "numpy", "numpy_extra", "random",
     "register_session_hook", "reset_names", "set_epsilon", "set_floatx",
     "set_image_data_format", "standardize_dtype", "stop_gradient", "to_snake_case",
     "track_variable",

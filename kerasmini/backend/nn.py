@@ -58,7 +58,8 @@ softplus = _prim("softplus", lambda x: np.logaddexp(0, x).astype(x.dtype, copy=F
 
 
 def _softmax(x, axis=-1):
-    e = np.exp(x - x.max(axis=axis, keepdims=True))  # methods: less dispatch
+    # (`initial`: an empty axis has nothing to normalise, and no maximum)
+    e = np.exp(x - x.max(axis=axis, keepdims=True, initial=-np.inf))
     return e / e.sum(axis=axis, keepdims=True)
 
 
@@ -71,7 +72,7 @@ softmax = _prim(
 
 
 def _log_softmax(x, axis=-1):
-    shifted = x - x.max(axis=axis, keepdims=True)
+    shifted = x - x.max(axis=axis, keepdims=True, initial=-np.inf)
     return shifted - np.log(np.exp(shifted).sum(axis=axis, keepdims=True))
 
 
@@ -115,11 +116,18 @@ sparse_softmax_crossentropy = _prim(
 )
 
 
-one_hot = _prim(
-    "one_hot",
-    lambda x, num_classes, dtype="float32": np.eye(num_classes, dtype=dtype)[
-        np.asarray(x, dtype="int64")],
-)
+def _one_hot(x, num_classes, dtype="float32"):
+    labels = np.asarray(x).astype("int64")
+    if labels.size and (labels.min() < 0 or labels.max() >= num_classes):
+        bad = labels[(labels < 0) | (labels >= num_classes)].flat[0]
+        raise ValueError(  # checked here: on every replay of a traced step too
+            f"ops.one_hot: the labels must be integers in [0, {num_classes}). "
+            f"Received: {bad} (in an array of shape {labels.shape})"
+        )
+    return np.eye(num_classes, dtype=dtype)[labels]
+
+
+one_hot = _prim("one_hot", _one_hot)
 
 
 # ------------------------------------------------------------ crossentropy

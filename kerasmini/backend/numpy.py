@@ -221,6 +221,8 @@ def _restore(g, x, axis, keepdims):
 
 def _sum(x, axis=None, keepdims=False):
     if isinstance(x, np.ndarray):  # the method skips np.sum's dispatch (faster)
+        if x.dtype.kind in "iu":  # int32 stays int32 (NumPy would widen it)
+            return x.sum(axis=axis, keepdims=keepdims, dtype=x.dtype)
         return x.sum(axis=axis, keepdims=keepdims)
     return np.sum(x, axis=axis, keepdims=keepdims)
 
@@ -474,7 +476,16 @@ def scatter_into(g, shape, key):
 
 
 def _take(x, indices, axis=0):
-    return np.take(x, indices, axis=axis)
+    try:
+        return np.take(x, indices, axis=axis)
+    except IndexError:  # checked here, on every replay of a traced step too
+        size, indices = np.shape(x)[axis], np.asarray(indices)
+        bad = indices[(indices < -size) | (indices >= size)].flat[0]
+        raise ValueError(
+            f"ops.take: `indices` must be in [{-size}, {size}) for axis {axis} of "
+            f"size {size}. Received: an index {bad} (in indices of shape "
+            f"{np.shape(indices)})"
+        ) from None
 
 
 def _take_grad(g, ans, x, indices, axis=0):
@@ -495,11 +506,11 @@ _take_scatter = _prim("take_scatter", _take_scatter_fwd,
                       lambda g, ans, u, indices, shape, axis: take(g, indices, axis=axis))
 
 
-def _pad(x, pad_width):
-    return np.pad(x, pad_width)
+def _pad(x, pad_width, constant_values=0):
+    return np.pad(x, pad_width, constant_values=constant_values)
 
 
-def _pad_grad(g, ans, x, pad_width):
+def _pad_grad(g, ans, x, pad_width, constant_values=0):
     index = tuple(slice(lo, lo + n) for (lo, _), n in zip(pad_width, shape_of(x)))
     return getitem(g, index)
 
@@ -507,13 +518,18 @@ def _pad_grad(g, ans, x, pad_width):
 pad_prim = _prim("pad", _pad, _pad_grad)
 
 
-def pad(x, pad_width):
-    """Zero-pad; ``pad_width`` is one ``(before, after)`` pair per axis.
+def pad(x, pad_width, constant_values=0):
+    """Pad with ``constant_values`` (zeros by default); ``pad_width`` is one
+    ``(before, after)`` pair per axis.
 
     >>> pad(np.ones((1, 1)), ((1, 1), (0, 2))).shape
     (3, 3)
     """
-    return pad_prim(x, pad_width=tuple((int(a), int(b)) for a, b in pad_width))
+    pad_width = tuple((int(a), int(b)) for a, b in pad_width)
+    if constant_values == 0:  # the common case keeps its short record
+        return pad_prim(x, pad_width=pad_width)
+    return pad_prim(x, pad_width=pad_width, constant_values=value_of(
+        constant_values).item())
 
 
 # ------------------------------------------------------------- constructors

@@ -18,12 +18,19 @@ array([1.])
 ((None, 3), 'float32')
 """
 
+import linecache
+import os
+
 import numpy as np  # noqa: F401 (the examples use it)
 
+from kerasmini import backend
+from kerasmini.backend import config
 from kerasmini.backend.keras_tensor import KerasTensor, any_symbolic
 from kerasmini.backend.naming import to_snake_case
 from kerasmini.ops import shapes
 from kerasmini.ops.operation import Operation
+
+_PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 def _function(cls, forward, name, doc):
@@ -32,7 +39,10 @@ def _function(cls, forward, name, doc):
     def op(*args, **kwargs):
         if any_symbolic(args, kwargs):
             return cls(**cls._init_kwargs(kwargs)).symbolic_call(*args, **kwargs)
-        return forward(*args, **kwargs)
+        try:
+            return forward(*args, **kwargs)
+        except Exception as error:  # refused: the shape rule says why
+            explain(cls, error, args, kwargs)
 
     op.__name__ = op.__qualname__ = name
     op.__doc__ = doc
@@ -51,6 +61,7 @@ class FamilyOp(Operation):
     """
 
     forward = None
+    op_name = "op"  # the name of its function in ``ops``
     static = ()  # keyword arguments fixed at construction
 
     def __init__(self, name=None, **static):
@@ -64,10 +75,71 @@ class FamilyOp(Operation):
     static_names = ()
 
     def call(self, *args, **kwargs):
-        return type(self).forward(*args, **{**self.static, **kwargs})
+        try:
+            return type(self).forward(*args, **{**self.static, **kwargs})
+        except Exception as error:  # refused: the shape rule says why
+            explain(type(self), error, args, kwargs, self.static)
 
     def get_config(self):
         return {"name": self.name, **self.static}
+
+
+def _raised_by_kerasmini(error):
+    """Whether ``error`` was raised by a ``raise`` statement of kerasmini's
+    own code (not by NumPy, nor by a bare conversion in kerasmini)."""
+    tb = error.__traceback__
+    while tb is not None and tb.tb_next is not None:
+        tb = tb.tb_next
+    if tb is None or not tb.tb_frame.f_code.co_filename.startswith(_PACKAGE):
+        return False
+    line = linecache.getline(tb.tb_frame.f_code.co_filename, tb.tb_lineno)
+    return line.strip().startswith("raise")
+
+
+def _describe(args, kwargs):
+    def one(x):
+        if hasattr(x, "shape") and hasattr(x, "dtype"):
+            return f"<tensor shape={tuple(x.shape)}, dtype={x.dtype}>"
+        if isinstance(x, (list, tuple)) and any(hasattr(v, "shape") for v in x):
+            return "[" + ", ".join(one(v) for v in x) + "]"
+        text = repr(x)
+        return text if len(text) <= 40 else text[:37] + "..."
+    parts = [one(a) for a in args] + [f"{k}={one(v)}" for k, v in kwargs.items()]
+    return ", ".join(parts)
+
+
+def explain(cls, error, args, kwargs, static=None):
+    """Raise the error that a call of op ``cls`` on arrays deserves, after
+    its computation raised ``error``.
+
+    On arrays an op runs NumPy at once: no check costs time on the way. Only
+    when that fails is the op's shape rule asked about the same arguments,
+    and it raises the message a call on KerasTensors gets, so both give the
+    same error. If the rule finds nothing wrong, an error raised by
+    kerasmini's own code (a label out of range) goes up as it is; anything
+    else (NumPy's own text) becomes a ``ValueError`` naming the op.
+
+    >>> Plus, plus = binary("Plus", np.add)
+    >>> plus(np.ones((2, 3)), np.ones(4))
+    Traceback (most recent call last):
+      ...
+    ValueError: ops.plus: Cannot broadcast shape, the failure dim has value 3, which ...
+    """
+    kwargs = dict(kwargs)
+    probe = cls.__new__(cls)  # no name, no Node: only the rule is asked
+    probe.static = dict(static) if static is not None else cls._init_kwargs(kwargs)
+    try:
+        probe.compute_output_spec(*args, **kwargs)
+    except (ValueError, TypeError) as rule_error:
+        if _raised_by_kerasmini(rule_error):
+            raise
+    if _raised_by_kerasmini(error) and isinstance(error, (ValueError, TypeError)):
+        raise error
+    wrapped = (TypeError if isinstance(error, TypeError) else ValueError)(
+        f"ops.{cls.op_name}: the arguments do not fit together. Received: "
+        f"{error} for {_describe(args, kwargs)}")
+    wrapped.kerasmini_unexplained = True  # the fuzz tests look for these
+    raise wrapped from None
 
 
 def _spec(shape, dtype):
@@ -89,19 +161,40 @@ def unary(class_name, forward, keep_dtype=False, summary=None, module=None):
     >>> neg(KerasTensor((2,), "int32")).dtype
     'int32'
     """
+    name = to_snake_case(class_name)
+
     def compute_output_spec(self, x):
-        dtype = shapes.dtype_of(x)
+        dtype = shapes.numeric_dtype(x, name)
         return _spec(shapes.shape_of(x), dtype if keep_dtype else
                      shapes.float_result(dtype))
 
-    name = to_snake_case(class_name)
     cls = type(class_name, (FamilyOp,), {
         "forward": staticmethod(forward), "compute_output_spec": compute_output_spec,
-        "__module__": module or __name__,
+        "op_name": name, "__module__": module or __name__,
         "__doc__": _doc(name, summary or f"``{name}`` of every element.",
                         f">>> ops.{name}(KerasTensor((None, 3))).shape\n    (None, 3)"),
     })
     return cls, _function(cls, forward, name, cls.__doc__)
+
+
+def _is_integral(x):
+    dtype = getattr(x, "dtype", None)
+    kind = getattr(dtype, "kind", None)
+    if kind is None and dtype is not None:
+        kind = np.dtype(dtype).kind  # a Variable's or a traced value's name
+    return kind is not None and kind in "biu"
+
+
+def _weak_floats(forward):
+    """``forward`` where a Python float next to a tensor of integers gives
+    floatx, as in Keras 3 (NumPy would give float64)."""
+    def run(x1, x2):
+        if type(x2) is float and _is_integral(x1):
+            x1 = backend.numpy.cast(x1, config.floatx())
+        elif type(x1) is float and _is_integral(x2):
+            x2 = backend.numpy.cast(x2, config.floatx())
+        return forward(x1, x2)
+    return run
 
 
 def binary(class_name, forward, boolean=False, summary=None, module=None):
@@ -111,15 +204,26 @@ def binary(class_name, forward, boolean=False, summary=None, module=None):
     >>> Plus, plus = binary("Plus", np.add)
     >>> plus(KerasTensor((None, 1, 3)), KerasTensor((4, 1))).shape
     (None, 4, 3)
+    >>> plus(np.arange(2), 0.5).dtype
+    dtype('float32')
     """
-    def compute_output_spec(self, x1, x2):
-        shape = shapes.broadcast_shapes(shapes.shape_of(x1), shapes.shape_of(x2))
-        return _spec(shape, "bool" if boolean else shapes.result_type(x1, x2))
-
     name = to_snake_case(class_name)
+    if not boolean:
+        forward = _weak_floats(forward)
+
+    def compute_output_spec(self, x1, x2):
+        shapes.numeric_dtype(x1, name, "x1")
+        shapes.numeric_dtype(x2, name, "x2")
+        shape = shapes.broadcast_shapes(shapes.shape_of(x1), shapes.shape_of(x2), name)
+        dtype = "bool" if boolean else shapes.result_type(x1, x2)
+        if name == "subtract" and dtype == "bool":
+            raise TypeError("ops.subtract: two booleans cannot be subtracted (use "
+                            "`logical_xor`). Received: x1 and x2 of dtype bool")
+        return _spec(shape, dtype)
+
     cls = type(class_name, (FamilyOp,), {
         "forward": staticmethod(forward), "compute_output_spec": compute_output_spec,
-        "__module__": module or __name__,
+        "op_name": name, "__module__": module or __name__,
         "__doc__": _doc(name, summary or f"``{name}`` element by element.",
                         f">>> ops.{name}(KerasTensor((None, 3)), KerasTensor((3,)))"
                         f".shape\n    (None, 3)"),
@@ -127,34 +231,44 @@ def binary(class_name, forward, boolean=False, summary=None, module=None):
     return cls, _function(cls, forward, name, cls.__doc__)
 
 
-def reduction(class_name, forward, dtype_rule="same", summary=None, module=None):
+def reduction(class_name, forward, dtype_rule="same", summary=None, module=None,
+              needs_values=False):
     """A reduction over ``axis`` (all axes by default) with ``keepdims``.
 
-    ``dtype_rule``: ``"same"`` (sum, max), ``"float"`` (mean, var) or
-    ``"int"`` (argmax, which takes one ``axis`` and no ``keepdims``).
+    ``dtype_rule``: ``"same"`` (max), ``"sum"`` (booleans and small integers
+    add up in int32) or ``"float"`` (mean, var). ``needs_values``: an empty
+    axis has no maximum (or minimum) and is refused.
 
     >>> Total, total = reduction("Total", np.sum)
     >>> total(KerasTensor((None, 3, 4)), axis=1).shape
     (None, 4)
     """
+    name = to_snake_case(class_name)
+
     def compute_output_spec(self, x, axis=None, keepdims=False):
         axis = self.static.get("axis", axis)
         keepdims = self.static.get("keepdims", keepdims)
-        shape = shapes.reduce_shape(shapes.shape_of(x), axis, keepdims)
-        dtype = shapes.dtype_of(x)
+        dtype = shapes.numeric_dtype(x, name)
+        shape = shapes.reduce_shape(shapes.shape_of(x), axis, keepdims, op=name)
+        if needs_values:
+            shapes.check_nonempty(shapes.shape_of(x), axis, name)
         if dtype_rule == "float":
             dtype = shapes.float_result(dtype)
-        elif dtype_rule == "int":
-            dtype = "int32"
+        elif dtype_rule == "sum":
+            dtype = shapes.sum_result(dtype)
         return _spec(shape, dtype)
 
     def reduce(x, axis=None, keepdims=False):  # axis may come by position
+        if type(axis) is list:
+            axis = tuple(axis)
+        if dtype_rule == "sum" and _is_integral(x):
+            x = backend.numpy.cast(x, shapes.sum_result(shapes.dtype_of(x)))
         return forward(x, axis=axis, keepdims=keepdims)
 
-    name = to_snake_case(class_name)
     cls = type(class_name, (FamilyOp,), {
         "forward": staticmethod(reduce), "compute_output_spec": compute_output_spec,
-        "static_names": ("axis", "keepdims"), "__module__": module or __name__,
+        "static_names": ("axis", "keepdims"), "op_name": name,
+        "__module__": module or __name__,
         "__doc__": _doc(name, summary or f"``{name}`` over ``axis``.",
                         f">>> ops.{name}(KerasTensor((None, 3, 4)), axis=-1).shape\n"
                         f"    (None, 3)"),
@@ -163,8 +277,9 @@ def reduction(class_name, forward, dtype_rule="same", summary=None, module=None)
 
 
 def custom(class_name, forward, spec, static_names=(), summary="", example="",
-           module=None):
-    """An op with its own shape rule ``spec(self, *args, **kwargs)``.
+           module=None, name=None):
+    """An op with its own shape rule ``spec(self, *args, **kwargs)``; its
+    function is named ``name`` (by default the class name in snake case).
 
     >>> Twice, twice = custom("Twice", lambda x: np.concatenate([x, x]),
     ...     lambda self, x: _spec((None,), shapes.dtype_of(x)),
@@ -172,13 +287,14 @@ def custom(class_name, forward, spec, static_names=(), summary="", example="",
     >>> twice(np.ones(2)).shape, twice(KerasTensor((3,))).shape
     ((4,), (None,))
     """
-    name = to_snake_case(class_name)
+    name = name or to_snake_case(class_name)
     cls = type(class_name, (FamilyOp,), {
         "forward": staticmethod(forward), "compute_output_spec": spec,
-        "static_names": tuple(static_names), "__module__": module or __name__,
+        "static_names": tuple(static_names), "op_name": name,
+        "__module__": module or __name__,
         "__doc__": _doc(name, summary or f"``{name}``.", example),
     })
     return cls, _function(cls, forward, name, cls.__doc__)
 
 
-__all__ = ["FamilyOp", "binary", "custom", "reduction", "unary"]
+__all__ = ["FamilyOp", "binary", "custom", "explain", "reduction", "unary"]
