@@ -54,6 +54,8 @@ def _to_symbolic(value):
     """A KerasTensor with the shape and dtype of an array (``None`` stays)."""
     if value is None:
         return None
+    if value.dtype.kind in "OUS":  # text, as keras.Input(dtype="string") takes it
+        return KerasTensor(value.shape, "string")
     return KerasTensor(value.shape, str(value.dtype))
 
 
