@@ -427,6 +427,15 @@ numbers = st.one_of(st.floats(-3, 3), small_ints, st.text(max_size=1), st.none()
 tensors = st.one_of(arrays(), st.just(np.ones((2, 3), "float32")),
                     st.just(np.ones((2, 4, 4, 3), "float32")))
 tensor_lists = st.lists(tensors, max_size=3)
+# (batch, seq, heads, depth) tensors that often, not always, fit together
+attention_tensors = st.one_of(tensors, st.tuples(
+    st.sampled_from([1, 2]), st.sampled_from([0, 3, 4]), st.sampled_from([1, 2]),
+    st.sampled_from([2, 4]), st.sampled_from(["float32", "float64", "int32"])).map(
+        lambda s: np.ones(s[:4], s[4])))
+attention_masks = st.tuples(st.sampled_from([1, 2]), st.sampled_from([1, 3, 4]),
+                            st.sampled_from([1, 3, 4]),
+                            st.sampled_from(["bool", "float32"])).map(
+    lambda s: np.ones(s[:3], s[3]))
 keys = st.one_of(small_ints, st.tuples(small_ints, small_ints), st.just(Ellipsis),
                  st.tuples(st.just(slice(None)), small_ints), st.just((None, 0)),
                  st.floats(0, 2), st.text(max_size=1))
@@ -483,6 +492,13 @@ OP_ARGUMENTS = {  # op: how to draw its arguments (positional, then keywords)
     "elu": ((tensors,), {"alpha": numbers}),
     "one_hot": ((tensors, counts), {"axis": axes, "dtype": op_dtypes}),
     "moments": ((tensors, axes), {}),
+    "dot_product_attention": ((attention_tensors, attention_tensors,
+                               attention_tensors), {
+        "bias": st.one_of(st.none(), tensors, attention_masks),
+        "mask": st.one_of(st.none(), tensors, attention_masks),
+        "scale": st.one_of(st.none(), numbers), "is_causal": st.one_of(
+            st.booleans(), numbers), "flash_attention": st.one_of(st.none(), numbers),
+        "attn_logits_soft_cap": st.sampled_from([None, 30.0])}),
     "categorical_crossentropy": ((tensors, tensors), {"axis": axes}),
     "sparse_categorical_crossentropy": ((tensors, tensors), {"axis": axes}),
     "binary_crossentropy": ((tensors, tensors), {}),
@@ -584,8 +600,7 @@ def test_the_op_fuzzer_draws_for_every_public_op():
     aliases = {"absolute", "amax", "amin", "swish", "true_divide", "greater_equal",
                "less_equal", "logical_or"}  # the same op, or family, as another
     no_tensors = {"cond", "convert_to_numpy", "convert_to_tensor", "dtype",
-                  "is_tensor", "shape", "symbolic_scope", "image", "builtins",
-                  "dot_product_attention"}  # (landed last: still to draw for)
+                  "is_tensor", "shape", "symbolic_scope", "image", "builtins"}
     public = {name for name in keras.ops.__all__ if name[0].islower()}
     public |= {"image.resize", "image.extract_patches"}
     missing = sorted(public - set(OP_ARGUMENTS) - aliases - no_tensors)

@@ -374,6 +374,53 @@ BOTH = [
      ValueError, r"ops\.image\.extract_patches: Computed output size would be zero"),
     ("extract_patches-rank", lambda T: ops.image.extract_patches(T(8, 8), 2),
      ValueError, r"Invalid images rank"),
+    ("dot_product_attention-rank", lambda T: ops.dot_product_attention(
+        T(2, 4, 8), T(2, 6, 2, 8), T(2, 6, 2, 8)), ValueError,
+     r"ops\.dot_product_attention: `dot_product_attention` only supports 4D "
+     r"inputs. Received: query.shape=\(2, 4, 8\), key.shape=\(2, 6, 2, 8\)"),
+    ("dot_product_attention-batch", lambda T: ops.dot_product_attention(
+        T(2, 4, 2, 8), T(3, 6, 2, 8), T(3, 6, 2, 8)), ValueError,
+     r"ops\.dot_product_attention: query, key and value must have the same batch "
+     r"size \(axis 0\)"),
+    ("dot_product_attention-key-value-length", lambda T: ops.dot_product_attention(
+        T(2, 4, 2, 8), T(2, 6, 2, 8), T(2, 5, 2, 8)), ValueError,
+     r"key and value must have the same sequence length \(axis 1\)"),
+    ("dot_product_attention-heads", lambda T: ops.dot_product_attention(
+        T(2, 4, 2, 8), T(2, 6, 3, 8), T(2, 6, 3, 8)), ValueError,
+     r"ops\.dot_product_attention: query, key and value must have the same number "
+     r"of heads \(axis 2\). Received: query.shape=\(2, 4, 2, 8\)"),
+    ("dot_product_attention-depth", lambda T: ops.dot_product_attention(
+        T(2, 4, 2, 8), T(2, 6, 2, 4), T(2, 6, 2, 8)), ValueError,
+     r"query and key must have the same depth \(axis 3\)"),
+    ("dot_product_attention-dtype", lambda T: ops.dot_product_attention(
+        T(2, 4, 2, 8, dtype="int32"), T(2, 6, 2, 8), T(2, 6, 2, 8)), TypeError,
+     r"`query` must be a tensor of floats. Received: query.dtype=int32"),
+    ("dot_product_attention-mask-shape", lambda T: ops.dot_product_attention(
+        T(2, 4, 2, 8), T(2, 6, 2, 8), T(2, 6, 2, 8), mask=T(4, 5, dtype="bool")),
+     ValueError, r"`mask` must broadcast to the shape of the attention logits "
+     r"\(batch, heads, query length, key length\) = \(2, 2, 4, 6\). Received: "
+     r"mask.shape=\(4, 5\)"),
+    ("dot_product_attention-bias-rank", lambda T: ops.dot_product_attention(
+        T(2, 4, 2, 8), T(2, 6, 2, 8), T(2, 6, 2, 8), bias=T(1, 2, 2, 4, 6)),
+     ValueError, r"`bias` must broadcast to the shape of the attention logits"),
+    ("dot_product_attention-bias-and-mask", lambda T: ops.dot_product_attention(
+        T(2, 4, 2, 8), T(2, 6, 2, 8), T(2, 6, 2, 8), bias=T(4, 6),
+        mask=T(4, 6, dtype="bool")), ValueError,
+     r"Only one of `bias` and `mask` can be provided. Received: bias.shape=\(4, 6\)"),
+    ("dot_product_attention-scale", lambda T: ops.dot_product_attention(
+        T(2, 4, 2, 8), T(2, 6, 2, 8), T(2, 6, 2, 8), scale="big"), TypeError,
+     r"ops\.dot_product_attention: argument `scale` must be a number"),
+    ("dot_product_attention-is_causal", lambda T: ops.dot_product_attention(
+        T(2, 4, 2, 8), T(2, 6, 2, 8), T(2, 6, 2, 8), is_causal="yes"), TypeError,
+     r"`is_causal` must be a boolean \(True or False\). Received: is_causal='yes'"),
+    ("dot_product_attention-flash_attention", lambda T: ops.dot_product_attention(
+        T(2, 4, 2, 8), T(2, 6, 2, 8), T(2, 6, 2, 8), flash_attention=1), TypeError,
+     r"`flash_attention` must be a boolean"),
+    ("dot_product_attention-soft-cap", lambda T: ops.dot_product_attention(
+        T(2, 4, 2, 8), T(2, 6, 2, 8), T(2, 6, 2, 8), attn_logits_soft_cap=30.0),
+     ValueError, r"attn_logits_soft_cap is only supported for JAX on TPU. Set "
+     r"attn_logits_soft_cap=None when not using JAX on TPU. Received: "
+     r"attn_logits_soft_cap=30.0"),
 ]
 
 # calls on keras.Input (unknown batch size) that were wrong or raw before
@@ -434,6 +481,14 @@ ON_INPUT = [
      r"Cannot infer argument `num` from shape \(None, 3\)"),
     ("fft2", lambda: ops.fft2((keras.Input((3,)), keras.Input((3,)))), ValueError,
      r"Input should have its \(-2, -1\) axes fully-defined"),
+    ("dot_product_attention", lambda: ops.dot_product_attention(
+        keras.Input((4, 2, 8)), keras.Input((6, 2, 8)), keras.Input((6, 3, 8))),
+     ValueError, r"ops\.dot_product_attention: query, key and value must have the "
+     r"same number of heads \(axis 2\). Received: query.shape=\(None, 4, 2, 8\)"),
+    ("dot_product_attention-mask", lambda: ops.dot_product_attention(
+        keras.Input((4, 2, 8)), keras.Input((6, 2, 8)), keras.Input((6, 2, 8)),
+        mask=keras.Input((2, 4, 5), dtype="bool")),
+     ValueError, r"= \(None, 2, 4, 6\). Received: mask.shape=\(None, 2, 4, 5\)"),
 ]
 
 STRINGS = np.array([["a", "b"]])
@@ -549,8 +604,7 @@ def test_the_table_covers_every_public_op():
         covered |= {row[0].split("-")[0] for row in table}
     takes_no_tensor_or_cannot_fail = {
         "cond", "convert_to_numpy", "convert_to_tensor", "dtype", "is_tensor",
-        "shape", "symbolic_scope", "image", "builtins",
-        "dot_product_attention"}  # (landed last: its rows are still to write)
+        "shape", "symbolic_scope", "image", "builtins"}
     public = {name for name in ops.__all__ if name[0].islower()}
     public |= {f"{name}" for name in ("resize", "extract_patches")}
     missing = sorted(public - covered - takes_no_tensor_or_cannot_fail)

@@ -160,32 +160,97 @@ def _large_negative(dtype):
     return -0.7 * (65500.0 if str(dtype) == "float16" else 3.38953e38)
 
 
+_DPA = "dot_product_attention"
+
+
+def _dtype_or_value(name, x):
+    if getattr(x, "dtype", None) is not None:
+        return f"{name}.dtype={shapes.dtype_of(x)}"
+    return f"{name}={x!r}"
+
+
+def _attention_arguments(query, key, value, bias, mask, scale, is_causal,
+                         flash_attention, attn_logits_soft_cap):
+    """Every check of ``dot_product_attention``, the same on values and on
+    KerasTensors; answers the shape of the logits ``(B, N, T, S)``."""
+    op = shapes.where(_DPA)
+    named = {"query": query, "key": key, "value": value}
+    for name, x in named.items():
+        if shapes.kind_of(x) != "f":
+            raise TypeError(f"{op}`{name}` must be a tensor of floats. Received: "
+                            f"{_dtype_or_value(name, x)}")
+    q, k, v = (tuple(shapes.shape_of(x)) for x in (query, key, value))
+    received = f"Received: query.shape={q}, key.shape={k}, value.shape={v}"
+    if any(len(s) != 4 for s in (q, k, v)):
+        raise ValueError(f"{op}`dot_product_attention` only supports 4D inputs. "
+                         f"{received}")
+
+    def differ(a, b):
+        return a is not None and b is not None and a != b
+
+    if differ(q[0], k[0]) or differ(q[0], v[0]) or differ(k[0], v[0]):
+        raise ValueError(f"{op}query, key and value must have the same batch size "
+                         f"(axis 0). {received}")
+    if differ(k[1], v[1]):
+        raise ValueError(f"{op}key and value must have the same sequence length "
+                         f"(axis 1). {received}")
+    if differ(q[2], k[2]) or differ(q[2], v[2]) or differ(k[2], v[2]):
+        raise ValueError(  # kerasmini has no grouped-query attention (yet)
+            f"{op}query, key and value must have the same number of heads "
+            f"(axis 2). {received}")
+    if differ(q[3], k[3]):
+        raise ValueError(f"{op}query and key must have the same depth (axis 3). "
+                         f"{received}")
+    logits = tuple(next((d for d in dims if d is not None), None)
+                   for dims in ((q[0], k[0], v[0]), (q[2], k[2], v[2]),
+                                (q[1],), (k[1], v[1])))
+    if bias is not None and mask is not None:
+        raise ValueError(
+            f"{op}Only one of `bias` and `mask` can be provided. Received: "
+            f"bias.shape={tuple(shapes.shape_of(bias))}, "
+            f"mask.shape={tuple(shapes.shape_of(mask))}")
+    for name, x in (("bias", bias), ("mask", mask)):
+        if x is None:
+            continue
+        if shapes.kind_of(x) not in ("biuf" if name == "mask" else "iuf"):
+            raise TypeError(
+                f"{op}`{name}` must be a tensor of "
+                f"{'booleans' if name == 'mask' else 'numbers'}. Received: "
+                f"{_dtype_or_value(name, x)}")
+        shape = tuple(shapes.shape_of(x))
+        fits = len(shape) <= 4 and all(
+            a is None or b is None or a == 1 or a == b
+            for a, b in zip(shape[::-1], logits[::-1]))
+        if not fits:
+            raise ValueError(
+                f"{op}`{name}` must broadcast to the shape of the attention "
+                f"logits (batch, heads, query length, key length) = {logits}. "
+                f"Received: {name}.shape={shape}")
+    if scale is not None:
+        if isinstance(scale, KerasTensor) and scale.shape == ():
+            pass
+        else:
+            shapes.check_number(scale, _DPA, "scale")
+    validation.check_bool(is_causal, "is_causal", owner=f"ops.{_DPA}")
+    if flash_attention is not None:
+        validation.check_bool(flash_attention, "flash_attention", owner=f"ops.{_DPA}")
+    if attn_logits_soft_cap is not None:
+        raise ValueError(
+            f"{op}attn_logits_soft_cap is only supported for JAX on TPU. Set "
+            "attn_logits_soft_cap=None when not using JAX on TPU. Received: "
+            f"attn_logits_soft_cap={attn_logits_soft_cap!r}")
+    return logits
+
+
 def _dot_product_attention(query, key, value, bias=None, mask=None, scale=None,
                            is_causal=False, flash_attention=None,
                            attn_logits_soft_cap=None):
+    _attention_arguments(query, key, value, bias, mask, scale, is_causal,
+                         flash_attention, attn_logits_soft_cap)
     shapes_ = [tuple(shapes.shape_of(x)) for x in (query, key, value)]
-    if any(len(s) != 4 for s in shapes_):
-        raise ValueError(
-            "`dot_product_attention` only supports 4D inputs. Received: "
-            f"query.shape={shapes_[0]}, key.shape={shapes_[1]}, "
-            f"value.shape={shapes_[2]}."
-        )
-    if shapes_[1][2] != shapes_[0][2] or shapes_[2][2] != shapes_[0][2]:
-        raise ValueError(  # kerasmini has no grouped-query attention (yet)
-            "`dot_product_attention`: query, key and value must have the same "
-            f"number of heads (axis 2). Received: query.shape={shapes_[0]}, "
-            f"key.shape={shapes_[1]}, value.shape={shapes_[2]}."
-        )
-    if bias is not None and mask is not None:
-        raise ValueError("Only one of `bias` and `mask` can be provided. Received both.")
-    if attn_logits_soft_cap is not None:
-        raise ValueError(
-            "attn_logits_soft_cap is only supported for JAX on TPU. Set "
-            "attn_logits_soft_cap=None when not using JAX on TPU."
-        )
     b = backend.numpy
     if scale is None:
-        scale = 1.0 / float(np.sqrt(shapes_[0][-1]))
+        scale = 1.0 / float(np.sqrt(max(shapes_[0][-1], 1)))  # depth 0: logits 0
     # (B, T, N, H) . (B, S, N, H) -> logits (B, N, T, S)
     logits = b.multiply(backend.numpy_extra.einsum("btnh,bsnh->bnts", query, key),
                         scale)
@@ -204,8 +269,15 @@ def _dot_product_attention(query, key, value, bias=None, mask=None, scale=None,
     return backend.numpy_extra.einsum("bnts,bsnh->btnh", probs, value)
 
 
-def _dot_product_attention_spec(self, query, key, value, *args, **kwargs):
-    return _spec(shapes.shape_of(query), shapes.float_result(shapes.dtype_of(query)))
+def _dot_product_attention_spec(self, query, key, value, bias=None, mask=None,
+                                scale=None, **kwargs):
+    static = {"is_causal": False, "flash_attention": None,
+              "attn_logits_soft_cap": None, **self.static, **kwargs}
+    _attention_arguments(query, key, value, bias, mask, scale, static["is_causal"],
+                         static["flash_attention"], static["attn_logits_soft_cap"])
+    q, v = shapes.shape_of(query), shapes.shape_of(value)
+    dtypes = [query, key, value] + ([bias] if bias is not None else [])
+    return _spec(tuple(q[:3]) + (v[3],), shapes.float_result(shapes.result_type(*dtypes)))
 
 
 DotProductAttention, dot_product_attention = custom(
