@@ -651,6 +651,8 @@ class Layer(Module, Operation):
         """What :meth:`build_from_config` needs to recreate the weights: the
         input shape the layer was built with (``None`` if never built)."""
         if self.built and self._build_shapes_dict:
+            if len(self._build_shapes_dict) == 1:  # one shape: Keras writes it plainly
+                return {"input_shape": next(iter(self._build_shapes_dict.values()))}
             return {"shapes_dict": self._build_shapes_dict}
         if self.built and self._build_input_shape is not None:
             return {"input_shape": self._build_input_shape}
