@@ -209,7 +209,8 @@ $(KERAS_DATA_VENV)/.installed: $(KERAS_VENV)/.installed
 # Both real-Keras venvs and the parity tools' test dependencies (CI installs
 # them in a step of their own, so that its times show installs apart).
 .PHONY: keras-venvs
-keras-venvs: $(KERAS_VENV)/.installed $(KERAS_VENV)/.test-deps $(KERAS_DATA_VENV)/.installed
+keras-venvs: $(KERAS_VENV)/.installed $(KERAS_VENV)/.test-deps-xdist \
+	$(KERAS_DATA_VENV)/.installed
 
 # One pytest session: the Keras side of every module runs in one shared worker
 # per venv and backend (tests/keras_worker.py), which imports Keras once.
@@ -225,13 +226,17 @@ interop: venv $(KERAS_VENV)/.installed $(KERAS_DATA_VENV)/.installed
 	  $(VPY) -m pytest $(INTEROP_TESTS) -q
 
 # Keras's unit tests (shipped in its wheel) also need absl-py and pytest; the
-# guide tests run on Keras need scikit-learn (the digits).
+# guide tests run on Keras need scikit-learn (the digits), and pytest-xdist shares
+# them among the CPUs (tools/guide_tests_on_keras.py --workers).
 $(KERAS_VENV)/.test-deps: $(KERAS_VENV)/.installed
 	$(KERAS_VENV)/bin/python -m pip install absl-py pytest scikit-learn
 	touch $@
+$(KERAS_VENV)/.test-deps-xdist: $(KERAS_VENV)/.test-deps
+	$(KERAS_VENV)/bin/python -m pip install pytest-xdist
+	touch $@
 
 # The parity suite is the gate; the unit-test table is a measurement (never fails).
-parity: venv $(KERAS_VENV)/.installed $(KERAS_VENV)/.test-deps
+parity: venv $(KERAS_VENV)/.installed $(KERAS_VENV)/.test-deps-xdist
 	KERASMINI_REAL_KERAS_PYTHON=$(abspath $(KERAS_VENV))/bin/python KERAS_BACKEND=torch \
 	  $(VPY) -m pytest tests/parity -q -rx
 	$(VPY) tools/parity_summary.py --check
