@@ -20,6 +20,9 @@ float32, from the same initial weights over the same shuffled batches:
    Adam), when a Python with torch is given (``--torch-python``; ``make
    benchmark`` passes Keras's venv), in a subprocess, one thread.
 
+Then GRU(32) in place of the LSTM, graph ``fit`` fused and looping (its
+ratio is to the LSTM's hand loop).
+
 CPU time, one BLAS thread (``OPENBLAS_NUM_THREADS=1``), the median of
 ``--repeat`` interleaved runs: on a shared machine only the ratios count.
 """
@@ -49,18 +52,19 @@ def load_sequences():
     return (x[:SAMPLES], y[:SAMPLES]), (x[SAMPLES:], y[SAMPLES:])
 
 
-def make_lstm(use_cudnn="auto"):
+def make_lstm(use_cudnn="auto", layer=layers.LSTM):
     keras.backend.clear_session()
     keras.utils.set_random_seed(SEED)
     return keras.Sequential([
         keras.Input(shape=(STEPS, FEATURES)),
-        layers.LSTM(UNITS, use_cudnn=use_cudnn),
+        layer(UNITS, use_cudnn=use_cudnn),
         layers.Dense(10, activation="softmax"),
     ])
 
 
-def train_kerasmini(x, y, weights, epochs, batch_size, use_cudnn="auto"):
-    model = make_lstm(use_cudnn)
+def train_kerasmini(x, y, weights, epochs, batch_size, use_cudnn="auto",
+                    layer=layers.LSTM):
+    model = make_lstm(use_cudnn, layer)
     model.set_weights(weights)
     model.compile(optimizer=keras.optimizers.Adam(learning_rate=3e-3),
                   loss="sparse_categorical_crossentropy", metrics=["accuracy"])
@@ -258,6 +262,19 @@ def main(argv=None):
               f"{history['accuracy'][-1]:10.4f} {test} {steps}")
     difference = hand_gradients_check(weights, x[:32], y[:32])
     print(f"(hand loop's gradients vs kerasmini's on one batch: {difference:.1e})")
+    print()
+
+    weights = make_lstm(layer=layers.GRU).get_weights()
+    ways = {
+        label: lambda use_cudnn=use_cudnn: train_kerasmini(
+            x, y, weights, args.epochs, args.batch_size, use_cudnn, layers.GRU)
+        for label, use_cudnn in (("GRU fit (graph, fused)", "auto"),
+                                 ("GRU fit (graph, loop)", False))}
+    results = interleaved(ways, args.repeat)
+    print(f"GRU({UNITS}), the same data: graph fit, fused or looping over the cell")
+    for label, (seconds, history, trained) in results.items():
+        print(f"{label:30s} {seconds / batches * 1e6:9.1f} {seconds / hand:7.2f} "
+              f"{history['accuracy'][-1]:10.4f} {'':9s} {ops_per_step(trained):6d}")
     print()
 
 

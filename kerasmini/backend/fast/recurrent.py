@@ -58,18 +58,25 @@ from kerasmini.backend.numpy import expand_dims
 
 
 # ------------------------------------------------------------------ layout
-def _layout(steps, batch, units, masked):
+def _layout(steps, batch, units, masked, kind="lstm"):
     """Where each saved array lives in the cache: name -> (offset, shape).
 
-    ``gates`` (the activated i, f, c, o), the states ``h`` and ``c`` from the
-    initial ones on, ``tanh(c)`` of each new carry and, with a mask, the
-    outputs ``y`` (which then differ from ``h``). Time comes first.
+    An LSTM's: ``gates`` (the activated i, f, c, o), the states ``h`` and
+    ``c`` from the initial ones on, ``tanh(c)`` of each new carry and, with
+    a mask, the outputs ``y`` (which then differ from ``h``). A GRU's
+    (:mod:`kerasmini.backend.fast.gru`): the gates z and r, the candidate
+    ``hh``, the recurrent part of its pre-activation ``inner``, ``h`` and
+    ``y``. Time comes first.
 
     >>> sorted(_layout(2, 1, 3, masked=False))
     ['c', 'gates', 'h', 'size', 'tc']
     """
-    shapes = {"gates": (steps, batch, 4 * units), "h": (steps + 1, batch, units),
-              "c": (steps + 1, batch, units), "tc": (steps, batch, units)}
+    if kind == "gru":
+        shapes = {"gates": (steps, batch, 2 * units), "hh": (steps, batch, units),
+                  "inner": (steps, batch, units), "h": (steps + 1, batch, units)}
+    else:
+        shapes = {"gates": (steps, batch, 4 * units), "h": (steps + 1, batch, units),
+                  "c": (steps + 1, batch, units), "tc": (steps, batch, units)}
     if masked:
         shapes["y"] = (steps, batch, units)
     layout, offset = {}, 0
@@ -257,16 +264,16 @@ def _part(grads, index, shapes):
 
 
 def _read(cache, part, dims):
-    """A result of the LSTM, a view of the cache: ``last`` (the last output),
-    ``sequence`` (every output, ``(batch, timesteps, units)``), ``h``, ``c``
-    (the final states)."""
-    steps, batch, units, masked = dims
-    v = _views(cache, _layout(steps, batch, units, masked))
+    """A result of the LSTM (or GRU), a view of the cache: ``last`` (the
+    last output), ``sequence`` (every output, ``(batch, timesteps,
+    units)``), ``h``, ``c`` (the final states). ``dims`` are the
+    arguments of :func:`_layout`."""
+    v = _views(cache, _layout(*dims))
     if part == "h":
         return v["h"][-1]
     if part == "c":
         return v["c"][-1]
-    outputs = v["y"] if masked else v["h"][1:]
+    outputs = v["y"] if "y" in v else v["h"][1:]
     return outputs[-1] if part == "last" else outputs.transpose(1, 0, 2)
 
 
@@ -274,7 +281,7 @@ def _place(g, part, dims):
     """The gradient of the cache, given that of one of its results: an
     array ``(timesteps + 2, batch, units)`` of the outputs' gradients, then
     the last ``h``'s and the last ``c``'s."""
-    steps, batch, units, _ = dims
+    steps, batch, units = dims[:3]
     out = np.zeros((steps + 2, batch, units), g.dtype)
     if part == "sequence":
         out[:steps] = np.swapaxes(g, 0, 1)
@@ -330,20 +337,13 @@ def lstm(inputs, initial_state_h, initial_state_c, mask, kernel, recurrent_kerne
         is every step's output with ``return_sequences``, else the last one
         as ``(batch, 1, units)``.
     """
-    _check_fusible(inputs, initial_state_h, initial_state_c, kernel,
-                   recurrent_kernel, bias, activation, recurrent_activation)
-    if mask is not None and str(mask.dtype) != "bool":
-        raise NotImplementedError("The fused LSTM takes a boolean mask.")
+    _check_fusible(inputs, [initial_state_h, initial_state_c], kernel,
+                   recurrent_kernel, bias, activation, recurrent_activation, mask)
     steps, batch, units = inputs.shape[1], inputs.shape[0], recurrent_kernel.shape[0]
     params = {"use_bias": bias is not None, "go_backwards": bool(go_backwards),
               "zero_output_for_mask": bool(zero_output_for_mask)}
-    # an array (zero states) becomes a constant of the graph once, so the
-    # gradient rule's calls all read the same slots
-    args = [t if isinstance(t, GraphTensor) or hasattr(t, "__kerasmini_variable__")
-            else identity(t) for t in (inputs, kernel, recurrent_kernel,
-                                       initial_state_h, initial_state_c, bias, mask)
-            if t is not None]
-    cache = lstm_scan(*args, **params)
+    cache = lstm_scan(*_arguments(inputs, kernel, recurrent_kernel, initial_state_h,
+                                  initial_state_c, bias, mask), **params)
     dims = (steps, batch, units, mask is not None)
     last = lstm_read(cache, part="last", dims=dims)
     if return_sequences:
@@ -354,27 +354,37 @@ def lstm(inputs, initial_state_h, initial_state_c, mask, kernel, recurrent_kerne
                            lstm_read(cache, part="c", dims=dims)]
 
 
-def _check_fusible(inputs, h0, c0, kernel, recurrent_kernel, bias, activation,
-                   recurrent_activation):
+def _arguments(*tensors):
+    """The primitive's arguments: the tensors but ``None``; an array (zero
+    states) becomes a constant of the graph once, so the gradient rule's
+    calls all read the same slots (and the graph records one backward)."""
+    return [t if isinstance(t, GraphTensor) or hasattr(t, "__kerasmini_variable__")
+            else identity(t) for t in tensors if t is not None]
+
+
+def _check_fusible(inputs, states, kernel, recurrent_kernel, bias, activation,
+                   recurrent_activation, mask, layer="LSTM"):
     if not STATE.graphs:
         raise NotImplementedError(
-            "The fused LSTM runs only while a step is traced.")
+            f"The fused {layer} runs only while a step is traced.")
     if not (_named(activation, "tanh") and _named(recurrent_activation, "sigmoid")):
         raise NotImplementedError(
-            "The fused LSTM needs activation=tanh and recurrent_activation=sigmoid. "
-            f"Received: activation={activation}, "
+            f"The fused {layer} needs activation=tanh and "
+            f"recurrent_activation=sigmoid. Received: activation={activation}, "
             f"recurrent_activation={recurrent_activation}")
     if STATE.autocast is not None or sum(t.recording for t in STATE.tapes) > 1:
         raise NotImplementedError(
-            "The fused LSTM runs without mixed precision and under one tape.")
-    tensors = [inputs, h0, c0, kernel, recurrent_kernel]
+            f"The fused {layer} runs without mixed precision and under one tape.")
+    tensors = [inputs, *states, kernel, recurrent_kernel]
     if bias is not None:
         tensors.append(bias)
     dtypes = {str(getattr(t, "dtype", "")) for t in tensors}
     if len(dtypes) != 1 or dtypes.pop() not in ("float32", "float64") or len(
             inputs.shape) != 3:
         raise NotImplementedError(
-            "The fused LSTM takes float32 or float64 tensors of one dtype.")
+            f"The fused {layer} takes float32 or float64 tensors of one dtype.")
+    if mask is not None and str(mask.dtype) != "bool":
+        raise NotImplementedError(f"The fused {layer} takes a boolean mask.")
 
 
 __all__ = ["lstm", "lstm_part", "lstm_place", "lstm_read", "lstm_scan",

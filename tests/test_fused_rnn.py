@@ -1,8 +1,9 @@
-"""The fused LSTM of the tracer's fast lane (``kerasmini/backend/fast/recurrent.py``).
+"""The fused LSTM and GRU of the tracer's fast lane
+(``kerasmini/backend/fast/recurrent.py`` and ``gru.py``).
 
-A traced step runs one ``lstm`` step forward and one ``lstm_grad`` step
-backward in place of the cell's ops, time step by time step; eagerly the
-cell loops. Both must give the same numbers: outputs, states and gradients
+A traced step runs one ``lstm`` (``gru``) step forward and one ``lstm_grad``
+(``gru_grad``) step backward in place of the cell's ops, time step by time
+step; eagerly the cell loops. Both must give the same numbers: outputs, states and gradients
 to 1e-6 in float64 (they differ by rounding only: the fused gates come from
 ``tanh``), and the same training. Where the kernel cannot fuse (recurrent
 dropout, other activations, mixed precision, nested tapes,
@@ -16,6 +17,7 @@ import kerasmini as keras
 from kerasmini import layers, ops
 from kerasmini.backend import GradientTape, function
 from kerasmini.backend.fast import codegen, recurrent
+from kerasmini.backend.fast import gru as fused_gru
 
 RNG = np.random.default_rng(7)
 X = RNG.normal(size=(3, 6, 4))
@@ -23,18 +25,23 @@ MASK = RNG.random((3, 6)) > 0.4
 MASK[0] = False  # a sequence masked everywhere
 MASK[1, :2] = False  # masked at the start
 STATES = [RNG.normal(size=(3, 5)), RNG.normal(size=(3, 5))]
+KINDS = {"lstm": layers.LSTM, "gru": layers.GRU}
 
 
 def _op_names(fn):
     return [step[3] for step in next(iter(fn.graphs.values())).steps]
 
 
-def _traced(use_cudnn, mask=None, initial_state=None, training=True, **kwargs):
+def _traced(use_cudnn, mask=None, initial_state=None, training=True, kind="lstm",
+            **kwargs):
     """Outputs and gradients (inputs, states, weights) of a float64 LSTM in
     a traced function, and the function."""
     keras.backend.clear_session()
     keras.utils.set_random_seed(3)
-    layer = layers.LSTM(5, use_cudnn=use_cudnn, dtype="float64", **kwargs)
+    if kind == "gru":
+        kwargs.pop("unit_forget_bias", None)
+        initial_state = initial_state and initial_state[:1]
+    layer = KINDS[kind](5, use_cudnn=use_cudnn, dtype="float64", **kwargs)
     layer.build(X.shape)
 
     def loss_and_grads(x, *states):
@@ -73,12 +80,13 @@ CASES = {
 }
 
 
+@pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("case", CASES)
-def test_fused_equals_loop_float64(case):
-    (fused, fused_grads), fused_fn = _traced("auto", **CASES[case])
-    (loop, loop_grads), loop_fn = _traced(False, **CASES[case])
-    assert "lstm" in _op_names(fused_fn) and "lstm_grad" in _op_names(fused_fn)
-    assert "lstm" not in _op_names(loop_fn)
+def test_fused_equals_loop_float64(case, kind):
+    (fused, fused_grads), fused_fn = _traced("auto", kind=kind, **CASES[case])
+    (loop, loop_grads), loop_fn = _traced(False, kind=kind, **CASES[case])
+    assert kind in _op_names(fused_fn) and f"{kind}_grad" in _op_names(fused_fn)
+    assert kind not in _op_names(loop_fn)
     assert len(fused) == len(loop)
     for a, b in zip(fused, loop):
         np.testing.assert_allclose(a, b, rtol=0, atol=1e-6)
@@ -89,13 +97,14 @@ def test_fused_equals_loop_float64(case):
         assert np.abs(a).max() > 0
 
 
-def test_fused_gradients_vs_finite_differences():
+@pytest.mark.parametrize("kind", KINDS)
+def test_fused_gradients_vs_finite_differences(kind):
     (_, grads), _ = _traced("auto", mask=MASK, return_sequences=True,
-                            return_state=True, go_backwards=True)
+                            return_state=True, go_backwards=True, kind=kind)
     keras.backend.clear_session()
     keras.utils.set_random_seed(3)
-    layer = layers.LSTM(5, dtype="float64", return_sequences=True, return_state=True,
-                        go_backwards=True)
+    layer = KINDS[kind](5, dtype="float64", return_sequences=True,
+                        return_state=True, go_backwards=True)
     layer.build(X.shape)
 
     def loss(x):
@@ -127,7 +136,8 @@ def test_fused_gradients_vs_finite_differences():
             assert abs((up - down) / (2 * eps) - grads[1 + k][index]) < 1e-6
 
 
-def _fit(use_cudnn, dtype="float32", epochs=3, run_eagerly=False, **kwargs):
+def _fit(use_cudnn, dtype="float32", epochs=3, run_eagerly=False, kind="lstm",
+         **kwargs):
     keras.backend.clear_session()
     keras.utils.set_random_seed(11)
     rng = np.random.default_rng(0)
@@ -135,7 +145,7 @@ def _fit(use_cudnn, dtype="float32", epochs=3, run_eagerly=False, **kwargs):
     y = rng.integers(0, 4, 40)
     model = keras.Sequential([
         keras.Input(shape=(7, 3)),
-        layers.LSTM(6, use_cudnn=use_cudnn, dtype=dtype, **kwargs),
+        KINDS[kind](6, use_cudnn=use_cudnn, dtype=dtype, **kwargs),
         layers.Dense(4, activation="softmax", dtype=dtype),
     ])
     model.compile(optimizer="adam", loss="sparse_categorical_crossentropy",
@@ -144,21 +154,23 @@ def _fit(use_cudnn, dtype="float32", epochs=3, run_eagerly=False, **kwargs):
     return model, history.history
 
 
+@pytest.mark.parametrize("kind", KINDS)
 @pytest.mark.parametrize("kwargs", [{}, {"dropout": 0.3}, {"go_backwards": True}],
                          ids=["plain", "dropout", "backwards"])
-def test_fit_same_weights_as_the_loop(kwargs):
-    fused, fused_history = _fit("auto", dtype="float64", **kwargs)
-    loop, loop_history = _fit(False, dtype="float64", **kwargs)
-    assert "lstm" in _op_names(fused.train_function)
-    assert "lstm" not in _op_names(loop.train_function)
+def test_fit_same_weights_as_the_loop(kwargs, kind):
+    fused, fused_history = _fit("auto", dtype="float64", kind=kind, **kwargs)
+    loop, loop_history = _fit(False, dtype="float64", kind=kind, **kwargs)
+    assert kind in _op_names(fused.train_function)
+    assert kind not in _op_names(loop.train_function)
     for a, b in zip(fused.get_weights(), loop.get_weights()):
         np.testing.assert_allclose(a, b, rtol=0, atol=1e-6)
     np.testing.assert_allclose(fused_history["loss"], loop_history["loss"], atol=1e-8)
 
 
-def test_fit_float32_close_to_eager():
-    fused, history = _fit("auto")
-    eager, eager_history = _fit("auto", run_eagerly=True)
+@pytest.mark.parametrize("kind", KINDS)
+def test_fit_float32_close_to_eager(kind):
+    fused, history = _fit("auto", kind=kind)
+    eager, eager_history = _fit("auto", run_eagerly=True, kind=kind)
     for a, b in zip(fused.get_weights(), eager.get_weights()):
         np.testing.assert_allclose(a, b, rtol=0, atol=1e-4)
     np.testing.assert_allclose(history["loss"], eager_history["loss"], rtol=1e-4)
@@ -167,10 +179,10 @@ def test_fit_float32_close_to_eager():
 def test_eager_runs_the_cell(monkeypatch):
     calls = []
     monkeypatch.setattr(recurrent, "lstm", lambda *a, **k: calls.append(1))
-    _fit("auto", run_eagerly=True, epochs=1)
-    assert calls == []
-    layer = layers.LSTM(3)
-    layer(np.ones((2, 4, 3), "float32"))  # eagerly, on arrays
+    monkeypatch.setattr(fused_gru, "gru", lambda *a, **k: calls.append(1))
+    for kind in KINDS:
+        _fit("auto", run_eagerly=True, epochs=1, kind=kind)
+        KINDS[kind](3)(np.ones((2, 4, 3), "float32"))  # eagerly, on arrays
     assert calls == []
 
 
@@ -179,13 +191,17 @@ def test_eager_runs_the_cell(monkeypatch):
     {"activation": "relu"},
     {"recurrent_activation": "silu"},
     {"use_cudnn": False},
-], ids=["recurrent_dropout", "relu", "silu", "use_cudnn_false"])
+    {"kind": "gru", "reset_after": False},
+    {"kind": "gru", "recurrent_dropout": 0.3},
+], ids=["recurrent_dropout", "relu", "silu", "use_cudnn_false", "gru_reset_before",
+        "gru_recurrent_dropout"])
 def test_falls_back_to_the_loop(kwargs):
     kwargs = dict(kwargs)
     use_cudnn = kwargs.pop("use_cudnn", "auto")
     model, history = _fit(use_cudnn, epochs=1, **kwargs)
     names = _op_names(model.train_function)
-    assert "lstm" not in names and names.count("matmul") > 7
+    assert "lstm" not in names and "gru" not in names
+    assert names.count("matmul") > 7
     assert np.isfinite(history["loss"]).all()
 
 
@@ -216,18 +232,19 @@ def test_falls_back_under_mixed_precision_and_nested_tapes():
     assert "lstm" not in _op_names(traced)
 
 
-def test_stateful_carries_the_same_states():
+@pytest.mark.parametrize("kind", KINDS)
+def test_stateful_carries_the_same_states(kind):
     def run(use_cudnn):
         keras.backend.clear_session()
         keras.utils.set_random_seed(5)
-        layer = layers.LSTM(3, stateful=True, use_cudnn=use_cudnn, dtype="float64")
+        layer = KINDS[kind](3, stateful=True, use_cudnn=use_cudnn, dtype="float64")
         fn = function(lambda x: layer(x))
         outs = [fn(RNG_STATEFUL[i]) for i in range(3)]
         return outs, [np.asarray(s.numpy()) for s in layer.states], fn
 
     fused, fused_states, fused_fn = run("auto")
     loop, loop_states, _ = run(False)
-    assert "lstm" in _op_names(fused_fn)
+    assert kind in _op_names(fused_fn)
     for a, b in zip(fused + fused_states, loop + loop_states):
         np.testing.assert_allclose(a, b, atol=1e-10)
 
@@ -240,17 +257,20 @@ def test_predict_and_bidirectional_fuse():
     model = keras.Sequential([
         keras.Input(shape=(5, 3)),
         layers.Bidirectional(layers.LSTM(4, return_sequences=True)),
+        layers.GRU(3, return_sequences=True),
         layers.LSTM(2),
     ])
     x = RNG.normal(size=(6, 5, 3)).astype("float32")
     eager = model(x)
     np.testing.assert_allclose(model.predict(x, verbose=0), eager, atol=1e-6)
-    assert _op_names(model.predict_function).count("lstm") == 3
+    names = _op_names(model.predict_function)
+    assert names.count("lstm") == 3 and names.count("gru") == 1
     model.compile(optimizer="adam", loss="mse")
     model.fit(x, np.zeros((6, 2)), verbose=0)
     plan = [step[3] for step in codegen.plan(
         next(iter(model.train_function.graphs.values())))]
     assert plan.count("lstm") == 3 and plan.count("lstm_grad") == 3
+    assert plan.count("gru") == 1 and plan.count("gru_grad") == 1
 
 
 def test_not_fused_eagerly_and_explains():
