@@ -21,6 +21,7 @@ from kerasmini.backend import (
     Primitive,
     convolution,
     image,
+    image_resize,
     nn,
     numpy_extra,
     pooling,
@@ -878,6 +879,33 @@ def test_resize_is_linear_and_its_gradient_is_the_transposed_weights(
     np.testing.assert_allclose(out, np.einsum("hH,nHWc,wW->nhwc", rows, x, cols),
                                rtol=1e-12, atol=1e-12)
     check_grads(lambda v: image.resize(v, rows, cols), x, wrt=[0])
+
+
+# Resizing (the Resizing layer and image_dataset_from_directory) uses
+# TensorFlow's matrices (backend/image_resize.py) with the same primitive.
+@pytest.mark.parametrize("method", ["bilinear", "nearest", "bicubic", "area",
+                                    "lanczos3"])
+def test_resize_primitive_is_image_resize_per_image(method):
+    images = np.random.default_rng(0).uniform(size=(3, 5, 7, 2)).astype("float32")
+    rows = image_resize.weights(4, 5, method)
+    cols = image_resize.weights(9, 7, method)
+    out = image.resize(images, rows, cols)
+    want = np.stack([image_resize.resize(one, (4, 9), method) for one in images])
+    assert out.dtype == np.float32
+    np.testing.assert_allclose(out, want, atol=1e-6)
+
+
+def test_resize_primitive_of_integers_is_float32_and_exact():
+    rows = image_resize.weights(2, 4, "bilinear")
+    out = image.resize(np.full((1, 4, 4, 1), 7, "uint8"), rows, rows)
+    assert out.dtype == np.float32 and (out == 7).all()
+
+
+def test_resize_primitive_gradient_with_tensorflow_matrices():
+    rows = image_resize.weights(3, 4, "bicubic")
+    cols = image_resize.weights(5, 3, "bilinear")
+    check_grads(lambda v: image.resize(v, rows, cols),
+                np.random.default_rng(1).normal(size=(2, 4, 3, 2)), wrt=[0])
 
 
 @pytest.mark.parametrize("interpolation", image.INTERPOLATIONS)

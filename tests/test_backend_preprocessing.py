@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from test_backend_ops import check_grads
 
-from kerasmini.backend import Primitive, function, image_resize
+from kerasmini.backend import Primitive, function
 from kerasmini.backend import preprocessing as prep
 
 RNG = np.random.default_rng(0)
@@ -27,33 +27,6 @@ def _identity():
 def _shift_right(pixels):
     # each output pixel (x, y) reads the input at (x - pixels, y)
     return np.array([[1.0, 0, -pixels, 0, 1, 0, 0, 0]])
-
-
-# ------------------------------------------------------------------ resize
-@pytest.mark.parametrize("method", ["bilinear", "nearest", "bicubic", "area",
-                                    "lanczos3"])
-def test_resize_images_is_image_resize_per_image(method):
-    images = RNG.uniform(size=(3, 5, 7, 2)).astype("float32")
-    rows = image_resize.weights(4, 5, method)
-    cols = image_resize.weights(9, 7, method)
-    out = prep.resize_images(images, rows, cols)
-    want = np.stack([image_resize.resize(image, (4, 9), method) for image in images])
-    assert out.dtype == np.float32
-    np.testing.assert_allclose(out, want, atol=1e-6)
-
-
-def test_resize_images_of_integers_is_float32():
-    rows = image_resize.weights(2, 4, "bilinear")
-    out = prep.resize_images(np.full((1, 4, 4, 1), 7, "uint8"), rows, rows)
-    assert out.dtype == np.float32 and (out == 7).all()
-
-
-@covers("resize_images")
-def test_resize_images_gradient():
-    rows = image_resize.weights(3, 4, "bicubic")
-    cols = image_resize.weights(5, 3, "bilinear")
-    check_grads(lambda x: prep.resize_images(x, rows, cols),
-                RNG.normal(size=(2, 4, 3, 2)))
 
 
 # -------------------------------------------------------- affine transform
@@ -159,5 +132,5 @@ def test_numpy_function_runs_on_values_and_replays():
 def test_every_differentiable_primitive_here_has_a_gradient_test():
     names = {obj.name for obj in vars(prep).values()
              if isinstance(obj, Primitive) and obj.vjps is not None}
-    assert names == {"resize_images", "affine_transform", "crop_images"}
+    assert names == {"affine_transform", "crop_images"}
     assert names <= COVERED

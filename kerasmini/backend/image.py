@@ -116,16 +116,17 @@ def weights(in_size, out_size, interpolation, antialias=False):
 
 
 def _resize(images, rows, cols):
-    # (batch, h, w, c) -> (batch, c, h, w), two matrix products, and back
-    x = np.moveaxis(images, -1, 1)
-    out = np.matmul(np.matmul(rows.astype(x.dtype), x), cols.T.astype(x.dtype))
-    return np.moveaxis(out, 1, -1)
+    # (o, h) x (b, h, w, c) x (p, w) -> (b, o, p, c), summed in float64; integer
+    # images come out float32, float images in their own dtype
+    out = np.einsum("oh,bhwc,pw->bopc", rows, images.astype(np.float64), cols)
+    return out.astype(images.dtype if images.dtype.kind == "f" else np.float32)
 
 
 # linear in the images: the adjoint is the same product with each matrix
-# transposed
+# transposed. ``ops.image.resize`` and the ``Resizing`` layer both resize
+# through this one primitive, each with its matrices.
 resize = Primitive("resize", _resize)
-resize.defvjp(lambda g, ans, images, rows, cols: resize(g, rows.T, cols.T),
-              None, None)
+resize.defvjp(lambda g, ans, images, rows, cols: resize(
+    g, np.transpose(rows), np.transpose(cols)), None, None)
 
 __all__ = ["INTERPOLATIONS", "resize", "weights"]

@@ -35,6 +35,8 @@ import math
 
 import numpy as np
 
+from kerasmini.backend import image
+
 INTERPOLATIONS = ("bilinear", "nearest", "bicubic", "area", "lanczos3", "lanczos5",
                   "gaussian", "mitchellcubic")
 _F = np.float32
@@ -99,24 +101,11 @@ def _bicubic(out_size, in_size):
 
 
 def _area(out_size, in_size):
-    w = np.zeros((out_size, in_size))
-    scale = in_size / out_size
-    for o in range(out_size):
-        start, end = o * scale, (o + 1) * scale
-        for i in range(int(math.floor(start)), int(math.ceil(end))):
-            overlap = min(i + 1, end) - max(i, start)
-            w[o, min(max(i, 0), in_size - 1)] += overlap / scale
-    return w
+    return image._area(in_size, out_size)
 
 
 def _lanczos(radius):
-    def kernel(x):
-        x = np.abs(x)
-        safe = np.where(x <= 1e-3, 1.0, x)
-        value = radius * np.sin(np.pi * safe) * np.sin(np.pi * safe / radius) / (
-            np.pi ** 2 * safe ** 2)
-        return np.where(x > radius, 0.0, np.where(x <= 1e-3, 1.0, value))
-    return kernel, radius
+    return (lambda x: image._lanczos(x, radius)), radius
 
 
 def _gaussian(x):
@@ -135,20 +124,13 @@ _KERNELS = {"lanczos3": _lanczos(3), "lanczos5": _lanczos(5),
             "gaussian": (_gaussian, 1.5), "mitchellcubic": (_mitchell, 2.0)}
 
 
-def _triangle(x):
-    return np.maximum(0.0, 1.0 - np.abs(x))
-
-
 def _keys_cubic(x):
-    x = np.abs(x)
-    far = ((-0.5 * x + 2.5) * x - 4.0) * x + 2.0
-    near = ((1.5 * x - 2.5) * x) * x + 1.0
-    return np.where(x >= 2, 0.0, np.where(x >= 1, far, near))
+    return image._cubic(x, -0.5)
 
 
 # with antialiasing, bilinear and bicubic become kernels too (TensorFlow's
 # "triangle" and "keyscubic"), stretched when the image shrinks
-_ANTIALIAS_KERNELS = {"bilinear": (_triangle, 1.0), "bicubic": (_keys_cubic, 2.0)}
+_ANTIALIAS_KERNELS = {"bilinear": (image._triangle, 1.0), "bicubic": (_keys_cubic, 2.0)}
 
 
 def _scale_and_translate(out_size, in_size, method, antialias=False):

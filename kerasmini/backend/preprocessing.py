@@ -4,12 +4,10 @@ A preprocessing layer must run the same way eagerly, on a ``GradientTape``
 and inside a traced ``fit`` step (where a random layer draws afresh at every
 replay). So whatever it computes from a tensor goes through a primitive:
 
-- ``resize_images(images, rows, cols)``: a batch of ``(batch, h, w, c)``
-  images times two matrices, ``rows @ image @ cols.T`` per channel. Every
-  interpolation of :mod:`kerasmini.backend.image_resize` is such a pair of
-  matrices, so this one primitive resizes with all of them; it is linear in
-  the images, and its gradient is the same product with the matrices
-  transposed;
+- resizing is not here: ``Resizing`` resizes with the primitive behind
+  ``ops.image.resize``, :func:`kerasmini.backend.image.resize` (a batch times
+  two matrices, one per axis), with the matrices of
+  :mod:`kerasmini.backend.image_resize` (TensorFlow's arithmetic);
 - ``affine_transform(images, transform)``: each output pixel ``(y, x)`` reads
   the input at ``x' = a0 x + a1 y + a2``, ``y' = b0 x + b1 y + b2`` (divided
   by ``c0 x + c1 y + 1``), TensorFlow's 8-number transform, which Keras's
@@ -40,21 +38,8 @@ FILL_MODES = ("reflect", "wrap", "constant", "nearest", "mirror")
 _F = np.float32
 
 
-# ------------------------------------------------------------------ resize
 def _float(x):
     return x if x.dtype.kind == "f" else x.astype(np.float32)
-
-
-def _resize(images, rows, cols):
-    # (o, h) x (b, h, w, c) x (p, w) -> (b, o, p, c), summed in float64
-    out = np.einsum("oh,bhwc,pw->bopc", rows, images.astype(np.float64), cols)
-    return out.astype(_float(images).dtype)
-
-
-# linear in the images: the adjoint is the same product, matrices transposed
-resize_images = Primitive("resize_images", _resize)
-resize_images.defvjp(lambda g, ans, images, rows, cols: resize_images(
-    g, np.transpose(rows), np.transpose(cols)), None, None)
 
 
 # ------------------------------------------------------- affine transform
@@ -183,4 +168,4 @@ def _apply(*tensors, fn):
 numpy_function = Primitive("numpy_function", _apply)
 
 __all__ = ["FILL_MODES", "INTERPOLATIONS", "affine_transform", "crop_images",
-           "numpy_function", "resize_images"]
+           "numpy_function"]

@@ -3,8 +3,9 @@
 Every interpolation is a pair of matrices, one per axis (rows of the output
 as weighted sums of rows of the input, then the same for columns), computed
 once per input size with TensorFlow's arithmetic
-(:mod:`kerasmini.backend.image_resize`) and applied by one backend primitive,
-``resize_images``, which has a gradient. ``crop_to_aspect_ratio`` first takes
+(:mod:`kerasmini.backend.image_resize`) and applied by the primitive behind
+``ops.image.resize``, :func:`kerasmini.backend.image.resize`, which has a
+gradient. ``crop_to_aspect_ratio`` first takes
 the largest centred window of the target's aspect ratio;
 ``pad_to_aspect_ratio`` first pads the short side evenly with ``fill_value``.
 Integer images come back in their own dtype, rounded and clipped to its range,
@@ -16,10 +17,9 @@ as Keras returns them.
 
 import numpy as np
 
-from kerasmini import ops
+from kerasmini import backend, ops
 from kerasmini.api_export import keras_export
 from kerasmini.backend import image_resize, validation
-from kerasmini.backend.preprocessing import resize_images
 from kerasmini.layers.preprocessing.image_preprocessing.base_image_preprocessing_layer import (  # noqa: E501
     BaseImagePreprocessingLayer,
     check_size,
@@ -62,7 +62,7 @@ def resize_batch(images, size, interpolation="bilinear", antialias=False,
                                                fill_value)
     rows = image_resize.weights(target_height, height, interpolation, antialias)
     cols = image_resize.weights(target_width, width, interpolation, antialias)
-    return resize_images(images, rows, cols)
+    return backend.image.resize(images, rows, cols)
 
 
 def _pad_to_aspect(images, height, width, size, fill_value):
