@@ -20,8 +20,8 @@ float32, from the same initial weights over the same shuffled batches:
    Adam), when a Python with torch is given (``--torch-python``; ``make
    benchmark`` passes Keras's venv), in a subprocess, one thread.
 
-Then GRU(32) in place of the LSTM, graph ``fit`` fused and looping (its
-ratio is to the LSTM's hand loop).
+Then GRU(32) and SimpleRNN(32) in place of the LSTM, graph ``fit`` fused
+and looping (their ratios are to the LSTM's hand loop).
 
 CPU time, one BLAS thread (``OPENBLAS_NUM_THREADS=1``), the median of
 ``--repeat`` interleaved runs: on a shared machine only the ratios count.
@@ -53,11 +53,18 @@ def load_sequences():
 
 
 def make_lstm(use_cudnn="auto", layer=layers.LSTM):
+    """The model; ``use_cudnn=False``: the recurrent layer loops over its
+    cell (a SimpleRNN, which has no such switch, as ``RNN(SimpleRNNCell)``)."""
     keras.backend.clear_session()
     keras.utils.set_random_seed(SEED)
+    if layer is layers.SimpleRNN:
+        recurrent = layer(UNITS) if use_cudnn else layers.RNN(
+            layers.SimpleRNNCell(UNITS))
+    else:
+        recurrent = layer(UNITS, use_cudnn=use_cudnn)
     return keras.Sequential([
         keras.Input(shape=(STEPS, FEATURES)),
-        layer(UNITS, use_cudnn=use_cudnn),
+        recurrent,
         layers.Dense(10, activation="softmax"),
     ])
 
@@ -264,18 +271,23 @@ def main(argv=None):
     print(f"(hand loop's gradients vs kerasmini's on one batch: {difference:.1e})")
     print()
 
-    weights = make_lstm(layer=layers.GRU).get_weights()
-    ways = {
-        label: lambda use_cudnn=use_cudnn: train_kerasmini(
-            x, y, weights, args.epochs, args.batch_size, use_cudnn, layers.GRU)
-        for label, use_cudnn in (("GRU fit (graph, fused)", "auto"),
-                                 ("GRU fit (graph, loop)", False))}
-    results = interleaved(ways, args.repeat)
-    print(f"GRU({UNITS}), the same data: graph fit, fused or looping over the cell")
-    for label, (seconds, history, trained) in results.items():
-        print(f"{label:30s} {seconds / batches * 1e6:9.1f} {seconds / hand:7.2f} "
-              f"{history['accuracy'][-1]:10.4f} {'':9s} {ops_per_step(trained):6d}")
-    print()
+    for layer in (layers.GRU, layers.SimpleRNN):
+        name = layer.__name__
+        weights = make_lstm(layer=layer).get_weights()
+        ways = {
+            label: lambda use_cudnn=use_cudnn, layer=layer, weights=weights: (
+                train_kerasmini(x, y, weights, args.epochs, args.batch_size,
+                                use_cudnn, layer))
+            for label, use_cudnn in ((f"{name} fit (graph, fused)", "auto"),
+                                     (f"{name} fit (graph, loop)", False))}
+        results = interleaved(ways, args.repeat)
+        print(f"{name}({UNITS}), the same data: graph fit, fused or looping over "
+              "the cell (x hand: the LSTM's hand loop)")
+        for label, (seconds, history, trained) in results.items():
+            print(f"{label:30s} {seconds / batches * 1e6:9.1f} "
+                  f"{seconds / hand:7.2f} {history['accuracy'][-1]:10.4f} "
+                  f"{'':9s} {ops_per_step(trained):6d}")
+        print()
 
 
 if __name__ == "__main__":

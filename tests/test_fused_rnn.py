@@ -18,6 +18,7 @@ from kerasmini import layers, ops
 from kerasmini.backend import GradientTape, function
 from kerasmini.backend.fast import codegen, recurrent
 from kerasmini.backend.fast import gru as fused_gru
+from kerasmini.backend.fast import simple_rnn as fused_simple_rnn
 
 RNG = np.random.default_rng(7)
 X = RNG.normal(size=(3, 6, 4))
@@ -25,7 +26,20 @@ MASK = RNG.random((3, 6)) > 0.4
 MASK[0] = False  # a sequence masked everywhere
 MASK[1, :2] = False  # masked at the start
 STATES = [RNG.normal(size=(3, 5)), RNG.normal(size=(3, 5))]
-KINDS = {"lstm": layers.LSTM, "gru": layers.GRU}
+KINDS = {"lstm": layers.LSTM, "gru": layers.GRU, "simple_rnn": layers.SimpleRNN}
+
+
+def _layer(kind, units, use_cudnn="auto", **kwargs):
+    """An LSTM, GRU or SimpleRNN; ``use_cudnn=False``: one that loops (a
+    SimpleRNN has no such switch: ``RNN(SimpleRNNCell)``, the same weights)."""
+    if kind != "simple_rnn":
+        return KINDS[kind](units, use_cudnn=use_cudnn, **kwargs)
+    if use_cudnn is not False:
+        return layers.SimpleRNN(units, **kwargs)
+    cell_args = {k: kwargs.pop(k) for k in list(kwargs) if k in (
+        "dtype", "use_bias", "dropout", "recurrent_dropout", "activation")}
+    return layers.RNN(layers.SimpleRNNCell(units, **cell_args), dtype=cell_args.get(
+        "dtype"), **kwargs)
 
 
 def _op_names(fn):
@@ -38,10 +52,10 @@ def _traced(use_cudnn, mask=None, initial_state=None, training=True, kind="lstm"
     a traced function, and the function."""
     keras.backend.clear_session()
     keras.utils.set_random_seed(3)
-    if kind == "gru":
+    if kind != "lstm":
         kwargs.pop("unit_forget_bias", None)
         initial_state = initial_state and initial_state[:1]
-    layer = KINDS[kind](5, use_cudnn=use_cudnn, dtype="float64", **kwargs)
+    layer = _layer(kind, 5, use_cudnn, dtype="float64", **kwargs)
     layer.build(X.shape)
 
     def loss_and_grads(x, *states):
@@ -145,7 +159,7 @@ def _fit(use_cudnn, dtype="float32", epochs=3, run_eagerly=False, kind="lstm",
     y = rng.integers(0, 4, 40)
     model = keras.Sequential([
         keras.Input(shape=(7, 3)),
-        KINDS[kind](6, use_cudnn=use_cudnn, dtype=dtype, **kwargs),
+        _layer(kind, 6, use_cudnn, dtype=dtype, **kwargs),
         layers.Dense(4, activation="softmax", dtype=dtype),
     ])
     model.compile(optimizer="adam", loss="sparse_categorical_crossentropy",
@@ -180,9 +194,11 @@ def test_eager_runs_the_cell(monkeypatch):
     calls = []
     monkeypatch.setattr(recurrent, "lstm", lambda *a, **k: calls.append(1))
     monkeypatch.setattr(fused_gru, "gru", lambda *a, **k: calls.append(1))
+    monkeypatch.setattr(fused_simple_rnn, "simple_rnn",
+                        lambda *a, **k: calls.append(1))
     for kind in KINDS:
         _fit("auto", run_eagerly=True, epochs=1, kind=kind)
-        KINDS[kind](3)(np.ones((2, 4, 3), "float32"))  # eagerly, on arrays
+        _layer(kind, 3)(np.ones((2, 4, 3), "float32"))  # eagerly, on arrays
     assert calls == []
 
 
@@ -193,14 +209,16 @@ def test_eager_runs_the_cell(monkeypatch):
     {"use_cudnn": False},
     {"kind": "gru", "reset_after": False},
     {"kind": "gru", "recurrent_dropout": 0.3},
+    {"kind": "simple_rnn", "activation": "relu"},
+    {"kind": "simple_rnn", "recurrent_dropout": 0.3},
 ], ids=["recurrent_dropout", "relu", "silu", "use_cudnn_false", "gru_reset_before",
-        "gru_recurrent_dropout"])
+        "gru_recurrent_dropout", "simple_rnn_relu", "simple_rnn_recurrent_dropout"])
 def test_falls_back_to_the_loop(kwargs):
     kwargs = dict(kwargs)
     use_cudnn = kwargs.pop("use_cudnn", "auto")
     model, history = _fit(use_cudnn, epochs=1, **kwargs)
     names = _op_names(model.train_function)
-    assert "lstm" not in names and "gru" not in names
+    assert not {"lstm", "gru", "simple_rnn"} & set(names)
     assert names.count("matmul") > 7
     assert np.isfinite(history["loss"]).all()
 
@@ -237,7 +255,7 @@ def test_stateful_carries_the_same_states(kind):
     def run(use_cudnn):
         keras.backend.clear_session()
         keras.utils.set_random_seed(5)
-        layer = KINDS[kind](3, stateful=True, use_cudnn=use_cudnn, dtype="float64")
+        layer = _layer(kind, 3, use_cudnn, stateful=True, dtype="float64")
         fn = function(lambda x: layer(x))
         outs = [fn(RNG_STATEFUL[i]) for i in range(3)]
         return outs, [np.asarray(s.numpy()) for s in layer.states], fn

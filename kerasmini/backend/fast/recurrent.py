@@ -66,7 +66,8 @@ def _layout(steps, batch, units, masked, kind="lstm"):
     a mask, the outputs ``y`` (which then differ from ``h``). A GRU's
     (:mod:`kerasmini.backend.fast.gru`): the gates z and r, the candidate
     ``hh``, the recurrent part of its pre-activation ``inner``, ``h`` and
-    ``y``. Time comes first.
+    ``y``; a SimpleRNN's (:mod:`kerasmini.backend.fast.simple_rnn`): each
+    step's new ``h`` (before a mask) and the states. Time comes first.
 
     >>> sorted(_layout(2, 1, 3, masked=False))
     ['c', 'gates', 'h', 'size', 'tc']
@@ -74,6 +75,8 @@ def _layout(steps, batch, units, masked, kind="lstm"):
     if kind == "gru":
         shapes = {"gates": (steps, batch, 2 * units), "hh": (steps, batch, units),
                   "inner": (steps, batch, units), "h": (steps + 1, batch, units)}
+    elif kind == "simple":  # a SimpleRNN: each step's new h, the states
+        shapes = {"new": (steps, batch, units), "h": (steps + 1, batch, units)}
     else:
         shapes = {"gates": (steps, batch, 4 * units), "h": (steps + 1, batch, units),
                   "c": (steps + 1, batch, units), "tc": (steps, batch, units)}
@@ -363,11 +366,16 @@ def _arguments(*tensors):
 
 
 def _check_fusible(inputs, states, kernel, recurrent_kernel, bias, activation,
-                   recurrent_activation, mask, layer="LSTM"):
+                   recurrent_activation, mask, layer="LSTM", gate="sigmoid"):
     if not STATE.graphs:
         raise NotImplementedError(
             f"The fused {layer} runs only while a step is traced.")
-    if not (_named(activation, "tanh") and _named(recurrent_activation, "sigmoid")):
+    if gate is None and not _named(activation, "tanh"):
+        raise NotImplementedError(
+            f"The fused {layer} needs activation=tanh. Received: "
+            f"activation={activation}")
+    if gate is not None and not (_named(activation, "tanh")
+                                 and _named(recurrent_activation, gate)):
         raise NotImplementedError(
             f"The fused {layer} needs activation=tanh and "
             f"recurrent_activation=sigmoid. Received: activation={activation}, "

@@ -105,7 +105,10 @@ class GRU(RNN):
 
     Args: the cell's (see :class:`GRUCell`) and the ``RNN``'s
     (``return_sequences``, ``return_state``, ``go_backwards``, ``stateful``,
-    ``unroll``), plus ``activity_regularizer`` and ``use_cudnn``.
+    ``unroll``), plus ``activity_regularizer`` and ``use_cudnn``: ``"auto"``
+    or ``True`` let a traced step run the fused GRU of the tracer's fast lane
+    (:meth:`inner_loop`, with ``reset_after=True``), ``False`` keeps the
+    cell's loop.
 
     >>> import numpy as np
     >>> out, h = GRU(3, return_state=True)(np.ones((2, 4, 5), "float32"))
