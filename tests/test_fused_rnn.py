@@ -19,6 +19,7 @@ from kerasmini.backend import GradientTape, function
 from kerasmini.backend.fast import codegen, recurrent
 from kerasmini.backend.fast import gru as fused_gru
 from kerasmini.backend.fast import simple_rnn as fused_simple_rnn
+from kerasmini.dtype_policies.dtype_policy import reset_dtype_policy
 
 RNG = np.random.default_rng(7)
 X = RNG.normal(size=(3, 6, 4))
@@ -232,7 +233,7 @@ def test_falls_back_under_mixed_precision_and_nested_tapes():
         model.fit(np.ones((4, 4, 3), "float32"), np.ones((4, 2)), verbose=0)
         assert "lstm" not in _op_names(model.train_function)
     finally:
-        keras.mixed_precision.set_global_policy("float32")
+        reset_dtype_policy()  # back to following floatx
     layer = layers.LSTM(2, dtype="float64")
     x = RNG.normal(size=(2, 3, 2))
 
