@@ -297,3 +297,12 @@ def test_not_fused_eagerly_and_explains():
         recurrent.lstm(X, *STATES, None, X[0, :4], STATES[0], None,
                        activation=keras.activations.tanh,
                        recurrent_activation=keras.activations.sigmoid)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_an_empty_mask_list_is_no_mask(kind):
+    # RNN.compute_mask read the first of no masks (an IndexError); the fuzzer
+    # of tests/test_errors_fuzz.py draws mask=() now and then
+    layer = KINDS[kind](3, return_sequences=True)
+    x = np.ones((2, 4, 2), "float32")
+    np.testing.assert_allclose(layer(x, mask=()), layer(x))

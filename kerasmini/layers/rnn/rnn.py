@@ -187,7 +187,8 @@ class RNN(Layer):
     def compute_mask(self, inputs, mask=None):
         """The output sequence keeps the input mask; the last output and
         the states are not masked."""
-        mask = flatten(mask)[0] if mask is not None else None
+        leaves = flatten(mask) if mask is not None else []
+        mask = leaves[0] if leaves else None  # an empty list: no mask
         output_mask = mask if self.return_sequences else None
         if self.return_state:
             return [output_mask] + [None] * len(self.state_size)
