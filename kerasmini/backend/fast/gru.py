@@ -208,6 +208,14 @@ def gru(inputs, initial_state, mask, kernel, recurrent_kernel, bias, activation,
 
     Returns:
         ``(last_output, outputs, [h])``.
+
+    >>> from kerasmini.backend import nn
+    >>> from kerasmini.backend import numpy as bnp
+    >>> gru(np.ones((1, 2, 3)), np.zeros((1, 4)), None, np.ones((3, 12)),
+    ...     np.ones((4, 12)), None, bnp.tanh, nn.sigmoid, reset_after=False)
+    Traceback (most recent call last):
+      ...
+    NotImplementedError: The fused GRU runs only while a step is traced.
     """
     _check_fusible(inputs, [initial_state], kernel, recurrent_kernel, bias,
                    activation, recurrent_activation, mask, layer="GRU")

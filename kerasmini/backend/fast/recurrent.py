@@ -43,10 +43,6 @@ nothing but the backward, so their gradient is zero and left out.
 (2, 5)
 >>> [step[3] for step in next(iter(f.graphs.values())).steps]
 ['lstm', 'lstm_read']
->>> last(x, state, state, w, r, b)  # eagerly: the layer runs its loop
-Traceback (most recent call last):
-  ...
-NotImplementedError: The fused LSTM runs only while a step is traced.
 """
 
 import math
@@ -96,9 +92,8 @@ def _views(cache, layout):
 
 
 def _affine(units, dtype):
-    """Per column of ``z`` (i, f, c, o blocks): the scale ``a`` and shift
-    ``b`` with ``gate = a * tanh(a * z) + b``: ``a = 1/2, b = 1/2`` for
-    the sigmoid gates, ``a = 1, b = 0`` for the candidate."""
+    """Per column (i, f, c, o): ``a``, ``b`` with ``gate = a * tanh(a * z) +
+    b``: ``1/2, 1/2`` for the sigmoid gates, ``1, 0`` for the candidate."""
     a = np.full(4 * units, 0.5, dtype)
     a[2 * units:3 * units] = 1
     b = np.full(4 * units, 0.5, dtype)
@@ -106,14 +101,13 @@ def _affine(units, dtype):
     return a, b
 
 
-def _in_order(x, go_backwards):
+def _in_order(x, go_backwards):  # time runs along axis 1
     return x[:, ::-1] if go_backwards else x
 
 
 # ----------------------------------------------------------------- forward
 def _optional(rest, use_bias):
-    """``(bias, mask)`` from the optional arguments (``0.0`` and ``None``
-    when left out: a constant would get a new slot on every call)."""
+    """``(bias, mask)`` from the optional arguments (``0.0``, ``None``)."""
     rest = list(rest)
     bias = rest.pop(0) if use_bias else 0.0
     return bias, (rest[0] if rest else None)
@@ -294,9 +288,8 @@ def _place(g, part, dims):
 
 
 lstm_scan = Primitive("lstm", _forward)
-"""``cache = lstm_scan(x, kernel, recurrent_kernel, h0, c0[, bias][, mask])``:
-every time step of an LSTM; parameters ``use_bias``, ``go_backwards``,
-``zero_output_for_mask``."""
+"""``cache = lstm_scan(x, kernel, recurrent_kernel, h0, c0[, bias][, mask])``
+(parameters ``use_bias``, ``go_backwards``, ``zero_output_for_mask``)."""
 lstm_scan_grad = Primitive("lstm_grad", _backward)
 lstm_part = Primitive("lstm_grad_part", _part)
 lstm_read = Primitive("lstm_read", _read)
@@ -339,6 +332,14 @@ def lstm(inputs, initial_state_h, initial_state_c, mask, kernel, recurrent_kerne
         ``(last_output, outputs, [h, c])``, as ``rnn_loop`` does; ``outputs``
         is every step's output with ``return_sequences``, else the last one
         as ``(batch, 1, units)``.
+
+    >>> from kerasmini.backend import nn
+    >>> from kerasmini.backend import numpy as bnp
+    >>> lstm(np.ones((1, 2, 3)), np.zeros((1, 4)), np.zeros((1, 4)), None,
+    ...      np.ones((3, 16)), np.ones((4, 16)), None, bnp.tanh, nn.sigmoid)
+    Traceback (most recent call last):
+      ...
+    NotImplementedError: The fused LSTM runs only while a step is traced.
     """
     _check_fusible(inputs, [initial_state_h, initial_state_c], kernel,
                    recurrent_kernel, bias, activation, recurrent_activation, mask)

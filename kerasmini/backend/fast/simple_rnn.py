@@ -146,6 +146,13 @@ def simple_rnn(inputs, initial_state, mask, kernel, recurrent_kernel, bias,
 
     Returns:
         ``(last_output, outputs, [h])``.
+
+    >>> from kerasmini.backend import nn
+    >>> simple_rnn(np.ones((1, 2, 3)), np.zeros((1, 4)), None, np.ones((3, 4)),
+    ...            np.ones((4, 4)), None, nn.relu)
+    Traceback (most recent call last):
+      ...
+    NotImplementedError: The fused SimpleRNN runs only while a step is traced.
     """
     _check_fusible(inputs, [initial_state], kernel, recurrent_kernel, bias,
                    activation, activation, mask, layer="SimpleRNN", gate=None)
