@@ -1,19 +1,29 @@
-"""Shared fixtures: every test starts with fresh auto names and seed 0."""
+"""Shared fixtures: every test starts with fresh auto names, seed 0 and no
+global dtype policy."""
 
 import pytest
 
-from kerasmini import backend, config, utils
+from kerasmini import backend, config, dtype_policies, utils
 
 
 @pytest.fixture(autouse=True)
 def fresh_session():
-    """``clear_session()`` (``dense`` is free again), a fixed seed, and the
-    global settings of ``kerasmini.config`` put back after the test."""
+    """``clear_session()`` (``dense`` is free again), a fixed seed, no global
+    dtype policy, and the global settings of ``kerasmini.config`` put back
+    after the test.
+
+    kerasmini's ``clear_session`` keeps the global policy, and a test (or a
+    doctest) that sets ``mixed_float16`` and then ``"float32"`` leaves a policy
+    set, which ``set_floatx("float64")`` no longer changes: without the reset,
+    the float64 gradient checks fail when they run after it on the same worker.
+    """
     backend.clear_session()
+    dtype_policies.reset_dtype_policy()
     utils.set_random_seed(0)
     settings = (config.floatx(), config.epsilon(), config.image_data_format())
     yield
     backend.clear_session()
+    dtype_policies.reset_dtype_policy()
     config.set_floatx(settings[0])
     config.set_epsilon(settings[1])
     config.set_image_data_format(settings[2])
