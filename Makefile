@@ -3,8 +3,9 @@
 #   make book       the website in _build/html (warnings are errors)
 #   make keras-releases  fetch the two pinned Keras wheels the book shows lines of
 #                   (once; cached outside the tree, KERASMINI_KERAS_CACHE to move it)
-#   make benchmark  time kerasmini's fit on the 8x8 digits (MLP, widths, CNN), a wide
-#                   Dense, float32 subnormals in Adam, and import kerasmini
+#   make benchmark  time kerasmini's fit on the 8x8 digits (MLP, widths, CNN), an
+#                   LSTM (PyTorch joins when .venv-keras is there), a wide Dense,
+#                   float32 subnormals in Adam, and import kerasmini
 #                   (make venv-jax first: JAX on the CPU joins the MLP's table)
 #   make notebooks  re-run every chapter and store its outputs (after changing kerasmini)
 #   make student    the chapters as nbgrader assignments: student versions in
@@ -140,6 +141,8 @@ $(JAX_VENV)/.installed: requirements.txt pyproject.toml
 benchmark: venv
 	$(if $(wildcard $(JAX_VENV)/.installed),$(JAX_VENV)/bin/python,$(VPY)) \
 	  -m benchmarks.fit_digits
+	OPENBLAS_NUM_THREADS=1 $(VPY) -m benchmarks.fit_lstm \
+	  $(if $(wildcard $(KERAS_VENV)/bin/python),--torch-python $(KERAS_VENV)/bin/python)
 	$(VPY) -m benchmarks.wide_dense
 	$(VPY) -m benchmarks.subnormals
 	$(VPY) -m benchmarks.import_cost
