@@ -108,10 +108,12 @@ lint: venv
 # The classroom round trip (tests/test_classroom_nbgrader.py) needs nbgrader, and
 # bubblewrap for its hostile submission. pytest-xdist runs the suite in
 # PYTEST_WORKERS processes (0: in this one); --dist loadscope keeps a test file,
-# hence a notebook and its kernel, on one worker, and its module fixtures built once.
+# hence a notebook and its kernel, on one worker, and its module fixtures built once;
+# --no-loadscope-reorder hands the files out in the order tests/conftest.py puts
+# them in (the longest first, LONGEST_FIRST) instead of by their number of tests.
 PYTEST_WORKERS ?= 2
 test: venv graphviz lint classroom bubblewrap keras-releases
-	$(VPY) -m pytest -n $(PYTEST_WORKERS) --dist loadscope
+	$(VPY) -m pytest -n $(PYTEST_WORKERS) --dist loadscope --no-loadscope-reorder
 
 # keras==2.6.0 and keras==3.15.1 from PyPI (pip download --no-deps, sha256 pinned in
 # kerasmini/book/keras_releases.py), kept outside the tree; offline once cached.
