@@ -3,8 +3,9 @@
 #   make book       the website in _build/html (warnings are errors)
 #   make keras-releases  fetch the two pinned Keras wheels the book shows lines of
 #                   (once; cached outside the tree, KERASMINI_KERAS_CACHE to move it)
-#   make benchmark  time kerasmini's fit on the 8x8 digits (MLP, widths, CNN), a wide
-#                   Dense, float32 subnormals in Adam, and import kerasmini
+#   make benchmark  time kerasmini's fit on the 8x8 digits (MLP, widths, CNN), an
+#                   LSTM (PyTorch joins when .venv-keras is there), a wide Dense,
+#                   float32 subnormals in Adam, and import kerasmini
 #                   (make venv-jax first: JAX on the CPU joins the MLP's table)
 #   make notebooks  re-run every chapter and store its outputs (after changing kerasmini)
 #   make student    the chapters as nbgrader assignments: student versions in
@@ -107,10 +108,12 @@ lint: venv
 # The classroom round trip (tests/test_classroom_nbgrader.py) needs nbgrader, and
 # bubblewrap for its hostile submission. pytest-xdist runs the suite in
 # PYTEST_WORKERS processes (0: in this one); --dist loadscope keeps a test file,
-# hence a notebook and its kernel, on one worker, and its module fixtures built once.
+# hence a notebook and its kernel, on one worker, and its module fixtures built once;
+# --no-loadscope-reorder hands the files out in the order tests/conftest.py puts
+# them in (the longest first, LONGEST_FIRST) instead of by their number of tests.
 PYTEST_WORKERS ?= 2
 test: venv graphviz lint classroom bubblewrap keras-releases
-	$(VPY) -m pytest -n $(PYTEST_WORKERS) --dist loadscope
+	$(VPY) -m pytest -n $(PYTEST_WORKERS) --dist loadscope --no-loadscope-reorder
 
 # keras==2.6.0 and keras==3.15.1 from PyPI (pip download --no-deps, sha256 pinned in
 # kerasmini/book/keras_releases.py), kept outside the tree; offline once cached.
@@ -138,6 +141,8 @@ $(JAX_VENV)/.installed: requirements.txt pyproject.toml
 benchmark: venv
 	$(if $(wildcard $(JAX_VENV)/.installed),$(JAX_VENV)/bin/python,$(VPY)) \
 	  -m benchmarks.fit_digits
+	OPENBLAS_NUM_THREADS=1 $(VPY) -m benchmarks.fit_lstm \
+	  $(if $(wildcard $(KERAS_VENV)/bin/python),--torch-python $(KERAS_VENV)/bin/python)
 	$(VPY) -m benchmarks.wide_dense
 	$(VPY) -m benchmarks.subnormals
 	$(VPY) -m benchmarks.import_cost

@@ -59,3 +59,38 @@ def test_hand_cnn_pool_gradient_stays_in_its_window():
         k[index] += eps
         assert grads[0][index] == pytest.approx((up - down) / (2 * eps), rel=1e-5,
                                                 abs=1e-9)
+
+
+def test_hand_lstm_gradients_are_kerasminis():
+    from benchmarks import fit_lstm
+
+    (x, y), _ = fit_lstm.load_sequences()
+    x, y = x[:8], y[:8]
+    model = fit_lstm.make_lstm(use_cudnn=False)  # eagerly: the cell's loop anyway
+    loss, theirs = _kerasmini_gradients(model, x, y)
+    _, hand_loss, ours = fit_lstm.lstm_step(model.get_weights(), x, y)
+    assert hand_loss == pytest.approx(loss, rel=1e-6)
+    for a, b in zip(theirs, ours):
+        assert a.shape == b.shape
+        np.testing.assert_allclose(b, a, rtol=0, atol=1e-6 * max(1, np.abs(a).max()))
+
+
+def test_hand_lstm_gradients_vs_finite_differences():
+    from benchmarks import fit_lstm
+
+    (x, y), _ = fit_lstm.load_sequences()
+    x, y = x[:4].astype("float64"), y[:4]
+    params = [np.array(w, "float64") for w in fit_lstm.make_lstm().get_weights()]
+    _, _, grads = fit_lstm.lstm_step(params, x, y)
+    rng = np.random.default_rng(0)
+    eps = 1e-6
+    for k, param in enumerate(params):
+        for flat in rng.choice(param.size, 5, replace=False):
+            index = np.unravel_index(flat, param.shape)
+            saved = param[index]
+            param[index] = saved + eps
+            up = fit_lstm.lstm_step(params, x, y)[1]
+            param[index] = saved - eps
+            down = fit_lstm.lstm_step(params, x, y)[1]
+            param[index] = saved
+            assert (up - down) / (2 * eps) == pytest.approx(grads[k][index], abs=1e-7)

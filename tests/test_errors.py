@@ -22,13 +22,21 @@ X = RNG.random((6, 4)).astype("float32")
 Y = np.array([0, 1, 2, 0, 1, 2])
 
 
+# (path, line) -> the statement there: pytest finds it by parsing the whole
+# file, which the fuzzers would otherwise do for every error they provoke
+_STATEMENTS = {}
+
+
 def assert_raised_by_kerasmini(excinfo):
     """The innermost frame is a ``raise`` statement in kerasmini itself."""
     entry = excinfo.traceback[-1]
     path = os.path.abspath(str(entry.path))
     assert path.startswith(KERASMINI_DIR), (
         f"{excinfo.typename} raised outside kerasmini, in {path}: {excinfo.value}")
-    statement = str(entry.statement).strip()
+    key = (path, entry.lineno)  # a file of kerasmini's: the same for the whole run
+    if key not in _STATEMENTS:
+        _STATEMENTS[key] = str(entry.statement).strip()
+    statement = _STATEMENTS[key]
     assert statement.startswith("raise"), (
         f"{excinfo.typename} not raised by kerasmini's own check but by "
         f"`{statement}` ({path}:{entry.lineno + 1}): {excinfo.value}")

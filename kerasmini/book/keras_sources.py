@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import ast
 import difflib
+import functools
 import re
 import subprocess
 
@@ -81,6 +82,7 @@ def keras_source(key: str) -> KerasSource:
 _DEF_RE = re.compile(r"^\s*(?:async\s+)?(?:def|class)\s+(\w+)")
 
 
+@functools.lru_cache(maxsize=128)  # a file has many ranges: parsed once (read-only)
 def _definitions(text: str) -> dict[str, list[tuple[int, int, int]]]:
     """Map dotted names to (start, end, docstring end) of every def/class.
 

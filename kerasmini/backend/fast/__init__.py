@@ -8,7 +8,13 @@ one seam: the compiler that turns a traced graph into Python
 (:mod:`~kerasmini.backend.fast.kernels`): fused kernels for regions the
 traced code marked as fusible (Adam's update of every variable in one
 in-place, cache-blocked call) and faster twins of single primitives (the
-label check, ``mean``). Eager code never runs them.
+label check, ``mean``). One more seam is Keras's own: ``LSTM.inner_loop``
+asks the backend for a fused LSTM (cuDNN's, in Keras) before looping over
+its cell; here :mod:`~kerasmini.backend.fast.recurrent` answers while a step
+is traced, with one primitive for the whole sequence and one for its
+backward (and :mod:`~kerasmini.backend.fast.gru` for ``GRU.inner_loop``,
+:mod:`~kerasmini.backend.fast.simple_rnn` for ``SimpleRNN.inner_loop``).
+Eager code never runs them.
 
 This is tinygrad's ``fused=`` idea (an optimizer's formula run as one kernel
 over all its parameters) placed at the compiler: the optimizer's

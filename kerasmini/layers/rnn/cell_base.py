@@ -128,8 +128,9 @@ class RecurrentCell(Layer, DropoutRNNCell):
 
 
 def check_use_cudnn(use_cudnn):
-    """LSTM's and GRU's ``use_cudnn`` (kept for Keras's signature; kerasmini
-    has no cuDNN).
+    """LSTM's and GRU's ``use_cudnn`` (Keras's switch for cuDNN's kernel;
+    kerasmini has no cuDNN, and ``False`` keeps an LSTM off its fused
+    kernel).
 
     >>> check_use_cudnn("fast")
     Traceback (most recent call last):

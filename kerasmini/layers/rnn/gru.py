@@ -21,6 +21,8 @@ matmul, as cuDNN does; then ``bias`` has two rows, input and recurrent)::
 
 from kerasmini import activations, ops
 from kerasmini.api_export import keras_export
+from kerasmini.backend import executing_eagerly
+from kerasmini.backend.fast import gru as fused_gru
 from kerasmini.engine.input_spec import InputSpec
 from kerasmini.layers.rnn.cell_base import (
     CELL_ATTRIBUTES,
@@ -103,7 +105,10 @@ class GRU(RNN):
 
     Args: the cell's (see :class:`GRUCell`) and the ``RNN``'s
     (``return_sequences``, ``return_state``, ``go_backwards``, ``stateful``,
-    ``unroll``), plus ``activity_regularizer`` and ``use_cudnn``.
+    ``unroll``), plus ``activity_regularizer`` and ``use_cudnn``: ``"auto"``
+    or ``True`` let a traced step run the fused GRU of the tracer's fast lane
+    (:meth:`inner_loop`, with ``reset_after=True``), ``False`` keeps the
+    cell's loop.
 
     >>> import numpy as np
     >>> out, h = GRU(3, return_state=True)(np.ones((2, 4, 5), "float32"))
@@ -140,6 +145,35 @@ class GRU(RNN):
                          activity_regularizer=activity_regularizer, **kwargs)
         self.input_spec = InputSpec(ndim=3)
         self.use_cudnn = check_use_cudnn(use_cudnn)
+
+    def inner_loop(self, sequences, initial_state, mask, training=False):
+        """Keras's seam for a fused GRU, as :meth:`LSTM.inner_loop
+        <kerasmini.layers.LSTM.inner_loop>` (the tracer's fast lane,
+        :mod:`kerasmini.backend.fast.gru`, while a step is traced, with
+        ``reset_after=True``); otherwise the cell loops."""
+        cell = self.cell
+        if self.use_cudnn in ("auto", True) and not executing_eagerly() and not (
+                training and 0.0 < cell.recurrent_dropout < 1.0):
+            try:
+                dropped = sequences
+                if training and 0.0 < cell.dropout < 1.0:
+                    # the mask the cell would draw at its first step
+                    keep = cell.get_dropout_mask(
+                        ops.get_item(sequences, (slice(None), 0)))
+                    dropped = ops.multiply(sequences, ops.expand_dims(keep, 1))
+                state = initial_state[0] if isinstance(
+                    initial_state, (list, tuple)) else initial_state
+                return fused_gru.gru(
+                    dropped, state, mask, kernel=cell.kernel,
+                    recurrent_kernel=cell.recurrent_kernel, bias=cell.bias,
+                    activation=cell.activation,
+                    recurrent_activation=cell.recurrent_activation,
+                    return_sequences=self.return_sequences,
+                    go_backwards=self.go_backwards, reset_after=cell.reset_after,
+                    zero_output_for_mask=self.zero_output_for_mask)
+            except NotImplementedError:
+                pass
+        return super().inner_loop(sequences, initial_state, mask, training=training)
 
     def get_config(self):
         return layer_wrapper_config(self, super().get_config())

@@ -24,6 +24,8 @@ import numpy as np
 
 from kerasmini import activations, ops
 from kerasmini.api_export import keras_export
+from kerasmini.backend import executing_eagerly
+from kerasmini.backend.fast import recurrent
 from kerasmini.engine.input_spec import InputSpec
 from kerasmini.layers.rnn.cell_base import (
     CELL_ATTRIBUTES,
@@ -99,8 +101,10 @@ class LSTM(RNN):
 
     Args: the cell's (see :class:`LSTMCell`) and the ``RNN``'s
     (``return_sequences``, ``return_state``, ``go_backwards``, ``stateful``,
-    ``unroll``), plus ``activity_regularizer`` and ``use_cudnn`` (accepted;
-    there is no GPU here).
+    ``unroll``), plus ``activity_regularizer`` and ``use_cudnn``: ``"auto"``
+    or ``True`` let a traced step run the fused LSTM of the tracer's fast
+    lane (:meth:`inner_loop`; cuDNN's kernel, in Keras), ``False`` keeps
+    the cell's loop.
 
     >>> import numpy as np
     >>> seq, h, c = LSTM(4, return_sequences=True, return_state=True)(
@@ -139,6 +143,35 @@ class LSTM(RNN):
                          activity_regularizer=activity_regularizer, **kwargs)
         self.input_spec = InputSpec(ndim=3)
         self.use_cudnn = check_use_cudnn(use_cudnn)
+
+    def inner_loop(self, sequences, initial_state, mask, training=False):
+        """Keras's seam for a fused LSTM: ask the backend for one (cuDNN in
+        Keras; here the tracer's fast lane, :mod:`kerasmini.backend.fast.
+        recurrent`, while a step is traced), with the input dropout applied
+        to the whole sequence; the backend raises ``NotImplementedError``
+        when it cannot (eagerly, recurrent dropout, other activations...),
+        and the cell loops, step by step."""
+        cell = self.cell
+        if self.use_cudnn in ("auto", True) and not executing_eagerly() and not (
+                training and 0.0 < cell.recurrent_dropout < 1.0):
+            try:
+                dropped = sequences
+                if training and 0.0 < cell.dropout < 1.0:
+                    # the mask the cell would draw at its first step
+                    keep = cell.get_dropout_mask(
+                        ops.get_item(sequences, (slice(None), 0)))
+                    dropped = ops.multiply(sequences, ops.expand_dims(keep, 1))
+                return recurrent.lstm(
+                    dropped, initial_state[0], initial_state[1], mask,
+                    kernel=cell.kernel, recurrent_kernel=cell.recurrent_kernel,
+                    bias=cell.bias, activation=cell.activation,
+                    recurrent_activation=cell.recurrent_activation,
+                    return_sequences=self.return_sequences,
+                    go_backwards=self.go_backwards,
+                    zero_output_for_mask=self.zero_output_for_mask)
+            except NotImplementedError:
+                pass
+        return super().inner_loop(sequences, initial_state, mask, training=training)
 
     def get_config(self):
         return layer_wrapper_config(self, super().get_config())

@@ -187,7 +187,8 @@ class RNN(Layer):
     def compute_mask(self, inputs, mask=None):
         """The output sequence keeps the input mask; the last output and
         the states are not masked."""
-        mask = flatten(mask)[0] if mask is not None else None
+        leaves = flatten(mask) if mask is not None else []
+        mask = leaves[0] if leaves else None  # an empty list: no mask
         output_mask = mask if self.return_sequences else None
         if self.return_state:
             return [output_mask] + [None] * len(self.state_size)
@@ -276,18 +277,8 @@ class RNN(Layer):
                 f"- Expected batch size: {self.states[0].shape[0]}\n"
                 f"- Received batch size: {batch}"
             )
-        cell_kwargs = {"training": training} if getattr(
-            self.cell, "_call_has_training_arg", False) else {}
-
-        def step(inputs, states):
-            output, new_states = self.cell(inputs, states, **cell_kwargs)
-            return output, new_states
-
-        last, outputs, states = rnn_loop(
-            step, sequences, initial_state, mask=mask,
-            go_backwards=self.go_backwards,
-            zero_output_for_mask=self.zero_output_for_mask,
-            return_all_outputs=self.return_sequences)
+        last, outputs, states = self.inner_loop(sequences, initial_state, mask,
+                                                training=training)
         _reset_dropout_masks(self.cell)
         if self.stateful:
             for variable, value in zip(self.states, states):
@@ -296,6 +287,23 @@ class RNN(Layer):
         if self.return_state:
             return (output, *states)
         return output
+
+    def inner_loop(self, sequences, initial_state, mask, training=False):
+        """The loop over the time steps, the cell as its step: ``(last_output,
+        outputs, final_states)`` of :func:`rnn_loop`. ``LSTM`` first tries a
+        fused kernel here, as Keras's does."""
+        cell_kwargs = {"training": training} if getattr(
+            self.cell, "_call_has_training_arg", False) else {}
+
+        def step(inputs, states):
+            output, new_states = self.cell(inputs, states, **cell_kwargs)
+            return output, new_states
+
+        return rnn_loop(
+            step, sequences, initial_state, mask=mask,
+            go_backwards=self.go_backwards,
+            zero_output_for_mask=self.zero_output_for_mask,
+            return_all_outputs=self.return_sequences)
 
     # ------------------------------------------------------------ config
     def get_config(self):

@@ -14,6 +14,8 @@ The plainest recurrence: one state, which is also the output.
 
 from kerasmini import ops
 from kerasmini.api_export import keras_export
+from kerasmini.backend import executing_eagerly
+from kerasmini.backend.fast import simple_rnn as fused_simple_rnn
 from kerasmini.engine.input_spec import InputSpec
 from kerasmini.layers.rnn.cell_base import (
     CELL_ATTRIBUTES,
@@ -57,7 +59,9 @@ class SimpleRNN(RNN):
     initializers, regularizers and constraints, ``dropout``,
     ``recurrent_dropout``, ``seed``) and the ``RNN``'s
     (``return_sequences``, ``return_state``, ``go_backwards``,
-    ``stateful``, ``unroll``), plus ``activity_regularizer``.
+    ``stateful``, ``unroll``), plus ``activity_regularizer``. A traced step
+    runs the fused SimpleRNN of the tracer's fast lane (:meth:`inner_loop`);
+    ``RNN(SimpleRNNCell(...))`` always loops over the cell.
 
     >>> import numpy as np
     >>> seq, state = SimpleRNN(3, return_sequences=True, return_state=True)(
@@ -92,6 +96,32 @@ class SimpleRNN(RNN):
                          stateful=stateful, unroll=unroll,
                          activity_regularizer=activity_regularizer, **kwargs)
         self.input_spec = InputSpec(ndim=3)
+
+    def inner_loop(self, sequences, initial_state, mask, training=False):
+        """The fused SimpleRNN of the tracer's fast lane while a step is
+        traced (:mod:`kerasmini.backend.fast.simple_rnn`; Keras has none: the
+        seam is :meth:`LSTM.inner_loop <kerasmini.layers.LSTM.inner_loop>`'s),
+        otherwise the cell's loop."""
+        cell = self.cell
+        if not executing_eagerly() and not (
+                training and 0.0 < cell.recurrent_dropout < 1.0):
+            try:
+                dropped = sequences
+                if training and 0.0 < cell.dropout < 1.0:
+                    # the mask the cell would draw at its first step
+                    keep = cell.get_dropout_mask(
+                        ops.get_item(sequences, (slice(None), 0)))
+                    dropped = ops.multiply(sequences, ops.expand_dims(keep, 1))
+                return fused_simple_rnn.simple_rnn(
+                    dropped, initial_state[0], mask, kernel=cell.kernel,
+                    recurrent_kernel=cell.recurrent_kernel, bias=cell.bias,
+                    activation=cell.activation,
+                    return_sequences=self.return_sequences,
+                    go_backwards=self.go_backwards,
+                    zero_output_for_mask=self.zero_output_for_mask)
+            except NotImplementedError:
+                pass
+        return super().inner_loop(sequences, initial_state, mask, training=training)
 
     def get_config(self):
         # Keras's SimpleRNN config has no `seed` (its cell's has)
