@@ -16,14 +16,17 @@ def fresh_session():
     doctest) that sets ``mixed_float16`` and then ``"float32"`` leaves a policy
     set, which ``set_floatx("float64")`` no longer changes: without the reset,
     the float64 gradient checks fail when they run after it on the same worker.
+    (Real Keras, under ``tools/guide_tests_on_keras.py``, has no
+    ``reset_dtype_policy``: its ``clear_session`` forgets the policy.)
     """
+    reset_policy = getattr(dtype_policies, "reset_dtype_policy", lambda: None)
     backend.clear_session()
-    dtype_policies.reset_dtype_policy()
+    reset_policy()
     utils.set_random_seed(0)
     settings = (config.floatx(), config.epsilon(), config.image_data_format())
     yield
     backend.clear_session()
-    dtype_policies.reset_dtype_policy()
+    reset_policy()
     config.set_floatx(settings[0])
     config.set_epsilon(settings[1])
     config.set_image_data_format(settings[2])
