@@ -196,33 +196,52 @@ $(KERAS_VENV)/.installed:
 
 # Keras's directory and timeseries datasets are tf.data pipelines (even on the
 # torch backend): the data helpers are compared with a Keras that has TensorFlow,
-# in a venv of its own so that the other comparisons run without it.
+# in a venv of its own so that the other comparisons run without it. That venv
+# sees the packages of $(KERAS_VENV) through a .pth file (listed after its own),
+# so Keras and torch (1.3 GB) are installed once; pip puts in it only what
+# TensorFlow adds or needs in another version (h5py).
 KERAS_DATA_VENV := .venv-keras-data
-$(KERAS_DATA_VENV)/.installed:
+KERAS_SITE = $(shell $(KERAS_VENV)/bin/python -c "import sysconfig; \
+	print(sysconfig.get_path('purelib'))")
+$(KERAS_DATA_VENV)/.installed: $(KERAS_VENV)/.installed
 	$(PYTHON) -m venv $(KERAS_DATA_VENV)
+	echo "$(KERAS_SITE)" > "$$($(KERAS_DATA_VENV)/bin/python -c "import sysconfig; \
+	  print(sysconfig.get_path('purelib'))")/kerasmini-keras-venv.pth"
 	$(KERAS_DATA_VENV)/bin/python -m pip install "keras==3.15.1" "torch==2.13.0" \
 	  "tensorflow-cpu==2.21.0" pillow h5py
 	touch $@
 
+# Both real-Keras venvs and the parity tools' test dependencies (CI installs
+# them in a step of their own, so that its times show installs apart).
+.PHONY: keras-venvs
+keras-venvs: $(KERAS_VENV)/.installed $(KERAS_VENV)/.test-deps-xdist \
+	$(KERAS_DATA_VENV)/.installed
+
+# One pytest session: the Keras side of every module runs in one shared worker
+# per venv and backend (tests/keras_worker.py), which imports Keras once.
+INTEROP_TESTS := tests/test_saving_keras_interop.py tests/test_rnn_keras.py \
+	tests/test_losses_keras.py tests/test_masking_keras.py \
+	tests/test_layer_configs_keras.py tests/test_config_keras.py \
+	tests/test_morelayers_keras.py tests/test_attention_keras.py \
+	tests/test_ops_keras.py tests/test_keras_worker.py \
+	tests/test_utils_data_keras.py tests/test_layers_preprocessing_keras.py
 interop: venv $(KERAS_VENV)/.installed $(KERAS_DATA_VENV)/.installed
 	KERASMINI_REAL_KERAS_PYTHON=$(abspath $(KERAS_VENV))/bin/python KERAS_BACKEND=torch \
-	  $(VPY) -m pytest tests/test_saving_keras_interop.py tests/test_rnn_keras.py \
-	  tests/test_losses_keras.py tests/test_masking_keras.py \
-	  tests/test_layer_configs_keras.py tests/test_config_keras.py \
-	  tests/test_morelayers_keras.py tests/test_attention_keras.py \
-	  tests/test_ops_keras.py -q
-	KERASMINI_REAL_KERAS_DATA_PYTHON=$(abspath $(KERAS_DATA_VENV))/bin/python \
-	  $(VPY) -m pytest tests/test_utils_data_keras.py \
-	  tests/test_layers_preprocessing_keras.py -q
+	  KERASMINI_REAL_KERAS_DATA_PYTHON=$(abspath $(KERAS_DATA_VENV))/bin/python \
+	  $(VPY) -m pytest $(INTEROP_TESTS) -q
 
 # Keras's unit tests (shipped in its wheel) also need absl-py and pytest; the
-# guide tests run on Keras need scikit-learn (the digits).
+# guide tests run on Keras need scikit-learn (the digits), and pytest-xdist shares
+# them among the CPUs (tools/guide_tests_on_keras.py --workers).
 $(KERAS_VENV)/.test-deps: $(KERAS_VENV)/.installed
 	$(KERAS_VENV)/bin/python -m pip install absl-py pytest scikit-learn
 	touch $@
+$(KERAS_VENV)/.test-deps-xdist: $(KERAS_VENV)/.test-deps
+	$(KERAS_VENV)/bin/python -m pip install pytest-xdist
+	touch $@
 
 # The parity suite is the gate; the unit-test table is a measurement (never fails).
-parity: venv $(KERAS_VENV)/.installed $(KERAS_VENV)/.test-deps
+parity: venv $(KERAS_VENV)/.installed $(KERAS_VENV)/.test-deps-xdist
 	KERASMINI_REAL_KERAS_PYTHON=$(abspath $(KERAS_VENV))/bin/python KERAS_BACKEND=torch \
 	  $(VPY) -m pytest tests/parity -q -rx
 	$(VPY) tools/parity_summary.py --check

@@ -4,9 +4,10 @@ A test module writes its scenarios once, as source text that uses the names
 ``keras``, ``layers``, ``ops`` and ``np``, and ends with a dict ``SCENARIOS``
 of functions returning JSON-ready observations (numbers, lists, strings,
 dicts). :func:`run_mine` executes the text with ``import kerasmini as
-keras``; :func:`run_keras` executes it in a subprocess with real Keras (the
-interpreter named by ``KERASMINI_REAL_KERAS_PYTHON``, as ``make interop``
-sets it, with ``KERAS_BACKEND=torch``), and :func:`differences` compares
+keras``; :func:`run_keras` executes it with real Keras (the interpreter
+named by ``KERASMINI_REAL_KERAS_PYTHON``, as ``make interop`` sets it, with
+``KERAS_BACKEND=torch``; in the session's shared worker, ``keras_worker.py``),
+and :func:`differences` compares
 the two, numbers to 1e-6. Without that variable the Keras side is skipped
 (``needs_keras``).
 
@@ -18,9 +19,9 @@ name) or ``"ok"``, so error types are compared like values.
 import json
 import math
 import os
-import subprocess
 import textwrap
 
+import keras_worker
 import numpy as np
 import pytest
 
@@ -87,9 +88,8 @@ def observe_mine(scenario):
 def run_keras(source, timeout=600):
     """``{name: {"value": ...} or {"crash": "..."}}`` from real Keras."""
     env = dict(os.environ, KERAS_BACKEND="torch")
-    result = subprocess.run([KERAS_PYTHON, "-c", KERAS_MAIN], input=PRELUDE + source,
-                            capture_output=True, text=True, env=env,
-                            timeout=timeout, check=False)
+    result = keras_worker.run(KERAS_PYTHON, KERAS_MAIN, input=PRELUDE + source,
+                              env=env, timeout=timeout)
     assert result.returncode == 0, result.stderr[-3000:]
     return json.loads(result.stdout.strip().splitlines()[-1])
 

@@ -16,9 +16,9 @@ build config as facts. The ``.keras`` files cross-load in
 
 import json
 import os
-import subprocess
 import textwrap
 
+import keras_worker
 import numpy as np
 import pytest
 
@@ -256,10 +256,8 @@ exec(SCENARIOS, MINE)
 def keras_results(tmp_path_factory):
     folder = tmp_path_factory.mktemp("attention_keras")
     env = dict(os.environ, KERAS_BACKEND="torch")
-    result = subprocess.run(
-        [KERAS_PYTHON, "-c", KERAS_SIDE, str(folder / "out.npz"),
-         str(folder / "facts.json")],
-        capture_output=True, text=True, env=env, timeout=600)
+    result = keras_worker.run(KERAS_PYTHON, KERAS_SIDE, folder / "out.npz",
+                              folder / "facts.json", env=env, timeout=600)
     assert result.returncode == 0, result.stderr[-3000:]
     with open(folder / "facts.json") as file:
         return dict(np.load(folder / "out.npz")), json.load(file)

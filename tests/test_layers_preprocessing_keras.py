@@ -19,9 +19,9 @@ NumPy's).
 
 import json
 import os
-import subprocess
 import textwrap
 
+import keras_worker
 import numpy as np
 import pytest
 
@@ -330,8 +330,7 @@ exec(SCENARIOS, MINE)
 def run_keras(*args, backend="tensorflow"):
     env = dict(os.environ, KERAS_BACKEND=backend, TF_CPP_MIN_LOG_LEVEL="3",
                CUDA_VISIBLE_DEVICES="")
-    result = subprocess.run([KERAS_PYTHON, "-c", KERAS_SIDE, *map(str, args)],
-                            capture_output=True, text=True, env=env, timeout=900)
+    result = keras_worker.run(KERAS_PYTHON, KERAS_SIDE, *args, env=env, timeout=900)
     assert result.returncode == 0, result.stderr[-3000:]
 
 

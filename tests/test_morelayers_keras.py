@@ -13,9 +13,9 @@ with torch's autograd, kerasmini with its own tape).
 
 import json
 import os
-import subprocess
 import textwrap
 
+import keras_worker
 import numpy as np
 import pytest
 
@@ -453,10 +453,8 @@ def _config_without_keras_only(text):
 def keras_results(tmp_path_factory):
     folder = tmp_path_factory.mktemp("morelayers_keras")
     env = dict(os.environ, KERAS_BACKEND="torch")
-    result = subprocess.run(
-        [KERAS_PYTHON, "-c", KERAS_SIDE, str(folder / "out.npz"),
-         str(folder / "facts.json")],
-        capture_output=True, text=True, env=env, timeout=900)
+    result = keras_worker.run(KERAS_PYTHON, KERAS_SIDE, folder / "out.npz",
+                              folder / "facts.json", env=env, timeout=900)
     assert result.returncode == 0, result.stderr[-3000:]
     with open(folder / "facts.json") as f:
         return dict(np.load(folder / "out.npz")), json.load(f)

@@ -14,9 +14,9 @@ by ``np.asarray``, and runs it on the same images.
 """
 
 import os
-import subprocess
 import textwrap
 
+import keras_worker
 import numpy as np
 import pytest
 
@@ -246,8 +246,8 @@ def keras_results(tmp_path_factory):
     folder = tmp_path_factory.mktemp("ops_keras")
     arrays, specs = folder / "out.npz", folder / "specs.json"
     env = dict(os.environ, KERAS_BACKEND="torch")
-    result = subprocess.run([KERAS_PYTHON, "-c", KERAS_SIDE, str(arrays), str(specs)],
-                            capture_output=True, text=True, env=env, timeout=600)
+    result = keras_worker.run(KERAS_PYTHON, KERAS_SIDE, arrays, specs, env=env,
+                              timeout=600)
     assert result.returncode == 0, result.stderr[-3000:]
     import json
     return dict(np.load(arrays)), json.loads(specs.read_text())

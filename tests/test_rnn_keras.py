@@ -10,9 +10,9 @@ with torch's autograd, kerasmini with its own tape.
 """
 
 import os
-import subprocess
 import textwrap
 
+import keras_worker
 import numpy as np
 import pytest
 
@@ -181,8 +181,7 @@ exec(SCENARIOS, MINE)
 def keras_results(tmp_path_factory):
     path = tmp_path_factory.mktemp("rnn_keras") / "out.npz"
     env = dict(os.environ, KERAS_BACKEND="torch")
-    result = subprocess.run([KERAS_PYTHON, "-c", KERAS_SIDE, str(path)],
-                            capture_output=True, text=True, env=env, timeout=600)
+    result = keras_worker.run(KERAS_PYTHON, KERAS_SIDE, path, env=env, timeout=600)
     assert result.returncode == 0, result.stderr[-3000:]
     return dict(np.load(path))
 

@@ -13,6 +13,7 @@ import subprocess
 import sys
 import textwrap
 
+import keras_worker
 import numpy as np
 import pytest
 from optimizer_roundtrip import CASES as OPTIMIZER_CASES
@@ -224,8 +225,7 @@ def run_keras(*args):
     env = dict(os.environ)
     if os.environ.get("KERASMINI_REAL_KERAS_PYTHON"):
         env.setdefault("KERAS_BACKEND", "torch")
-    result = subprocess.run([KERAS_PYTHON, "-c", KERAS_SIDE, *map(str, args)],
-                            capture_output=True, text=True, env=env, timeout=600)
+    result = keras_worker.run(KERAS_PYTHON, KERAS_SIDE, *args, env=env, timeout=600)
     assert result.returncode == 0, result.stderr[-3000:]
 
 
@@ -390,8 +390,8 @@ def run_keras_matrix(mode, folder):
     env = dict(os.environ)
     if os.environ.get("KERASMINI_REAL_KERAS_PYTHON"):
         env.setdefault("KERAS_BACKEND", "torch")
-    result = subprocess.run([KERAS_PYTHON, "-c", KERAS_MATRIX_SIDE, mode, str(folder)],
-                            capture_output=True, text=True, env=env, timeout=1200)
+    result = keras_worker.run(KERAS_PYTHON, KERAS_MATRIX_SIDE, mode, folder, env=env,
+                              timeout=1200)
     assert result.returncode == 0, result.stderr[-3000:]
     return dict(np.load(folder / "out.npz"))
 
@@ -543,12 +543,16 @@ MAIN_SIDE = textwrap.dedent('''
 
 
 def _run_main_side(library, *args):
-    python = sys.executable if library == "kerasmini" else KERAS_PYTHON
     env = dict(os.environ)
-    if library == "keras" and os.environ.get("KERASMINI_REAL_KERAS_PYTHON"):
-        env.setdefault("KERAS_BACKEND", "torch")
-    result = subprocess.run([python, "-c", MAIN_SIDE, library, *map(str, args)],
-                            capture_output=True, text=True, env=env, timeout=600)
+    if library == "kerasmini":
+        result = subprocess.run([sys.executable, "-c", MAIN_SIDE, library,
+                                 *map(str, args)],
+                                capture_output=True, text=True, env=env, timeout=600)
+    else:
+        if os.environ.get("KERASMINI_REAL_KERAS_PYTHON"):
+            env.setdefault("KERAS_BACKEND", "torch")
+        result = keras_worker.run(KERAS_PYTHON, MAIN_SIDE, library, *args, env=env,
+                                  timeout=600)
     assert result.returncode == 0, result.stderr[-3000:]
     return json.loads(result.stdout.strip().splitlines()[-1])
 
@@ -599,8 +603,7 @@ def test_keras_writes_legacy_h5_that_kerasmini_refuses_clearly(tmp_path):
     if os.environ.get("KERASMINI_REAL_KERAS_PYTHON"):
         env.setdefault("KERAS_BACKEND", "torch")
     path = tmp_path / "k.h5"
-    result = subprocess.run([KERAS_PYTHON, "-c", H5_SIDE, str(path)],
-                            capture_output=True, text=True, env=env, timeout=600)
+    result = keras_worker.run(KERAS_PYTHON, H5_SIDE, path, env=env, timeout=600)
     assert result.returncode == 0, result.stderr[-3000:]
     assert "considered legacy" in result.stderr  # Keras's own warning
     with h5py.File(path, "r") as file:

@@ -15,9 +15,9 @@ sets are compared one by one. The loaders read the same small files through
 
 import os
 import pickle
-import subprocess
 import textwrap
 
+import keras_worker
 import numpy as np
 import pytest
 from data_files import (
@@ -317,11 +317,11 @@ def results(tmp_path_factory):
     keras_work = dict(work, cache=str(root / "keras_cache"))
     with open(root / "work.pkl", "wb") as f:
         pickle.dump(keras_work, f)
-    env = dict(os.environ, KERAS_BACKEND="torch", TF_CPP_MIN_LOG_LEVEL="3")
+    env = dict(os.environ, KERAS_BACKEND="torch", TF_CPP_MIN_LOG_LEVEL="3",
+               KERAS_HOME=keras_work["cache"])  # (a shared worker imported Keras)
     env.pop("KERASMINI_DOWNLOAD_MIRROR", None)
-    run = subprocess.run([KERAS_PYTHON, "-c", KERAS_RUNNER, str(root / "work.pkl"),
-                          str(root / "keras.pkl")], capture_output=True, text=True,
-                         env=env, timeout=900)
+    run = keras_worker.run(KERAS_PYTHON, KERAS_RUNNER, root / "work.pkl",
+                           root / "keras.pkl", env=env, timeout=900)
     assert run.returncode == 0, run.stderr[-3000:]
     with open(root / "keras.pkl", "rb") as f:
         theirs = pickle.load(f)

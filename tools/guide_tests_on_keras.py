@@ -8,12 +8,16 @@ name real Keras's modules, so the very same test functions run on Keras 3.15.1
 ``datasets.digits`` (scikit-learn data). A test that fails there shows where the
 guides' behaviour and kerasmini's part (or where a test leans on kerasmini-only
 API, such as ``GradientTape``). Nothing here is a gate: it prints a table and
-exits 0.
+exits 0. The time is Keras training the guides' models (about 85 s of CPU):
+with pytest-xdist in that venv (``make parity`` installs it) the modules are
+shared among ``--workers`` processes (default: one per CPU, at most 4), each
+module on one worker.
 
-    .venv-keras/bin/python tools/guide_tests_on_keras.py [--json OUT]
+    .venv-keras/bin/python tools/guide_tests_on_keras.py [--json OUT] [--workers N]
 """
 
 import argparse
+import importlib.util
 import json
 import os
 import subprocess
@@ -53,7 +57,14 @@ PLUGIN = textwrap.dedent('''
 ''')
 
 
-def run(files, workdir):
+def workers_args(workers):
+    """pytest-xdist's options for ``workers`` processes (none without xdist)."""
+    if workers <= 1 or importlib.util.find_spec("xdist") is None:
+        return []
+    return ["-n", str(workers), "--dist", "loadfile"]
+
+
+def run(files, workdir, workers=1):
     plugin = Path(workdir) / "kerasmini_as_keras.py"
     plugin.write_text(PLUGIN.format(digits=str(ROOT / "kerasmini/datasets/digits.py")))
     report = Path(workdir) / "report.xml"
@@ -62,7 +73,7 @@ def run(files, workdir):
     subprocess.run([sys.executable, "-m", "pytest", "-p", "kerasmini_as_keras",
                     "-c", os.devnull, "--rootdir", str(ROOT), "-q",
                     "-p", "no:cacheprovider", f"--junitxml={report}",
-                    *map(str, files)], env=env, cwd=workdir, check=False,
+                    *workers_args(workers), *map(str, files)], env=env, cwd=workdir, check=False,
                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     results = {}
     for case in ET.parse(report).getroot().iter("testcase"):
@@ -83,10 +94,12 @@ def run(files, workdir):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", help="also write the figures to this file")
+    parser.add_argument("--workers", type=int, default=min(4, os.cpu_count() or 1),
+                        help="pytest-xdist processes (1: all in this one)")
     args = parser.parse_args(argv)
     files = sorted((ROOT / "tests").glob("test_guide_*.py"))
     with tempfile.TemporaryDirectory() as workdir:
-        results = run(files, workdir)
+        results = run(files, workdir, args.workers)
     print(f"{'guide test module':40} {'passed':>7} {'failed':>7} {'skipped':>8}")
     for module, counts in sorted(results.items()):
         print(f"{module:40} {counts.get('passed', 0):7} {counts.get('failed', 0):7} "
