@@ -89,6 +89,16 @@ def data_format_defaults():
     return out
 
 
+def clear_session_forgets_the_dtype_policy():
+    keras.mixed_precision.set_global_policy("mixed_float16")
+    out = {"set": keras.mixed_precision.global_policy().name,
+           "dense_before": layers.Dense(2).dtype_policy.name}
+    keras.backend.clear_session()
+    out["after"] = keras.mixed_precision.global_policy().name
+    out["dense_after"] = layers.Dense(2).dtype_policy.name
+    return out
+
+
 def convolution_op_override():
     class StandardizedConv2D(layers.Conv2D):
         """Weight standardization: the kernel, centred and scaled per filter."""
@@ -153,7 +163,8 @@ def public_names():
 
 SCENARIOS = {f.__name__: f for f in (
     settings, floatx_and_epsilon_in_use, data_format_defaults,
-    convolution_op_override, unregistered_custom_class, public_names)}
+    convolution_op_override, unregistered_custom_class, public_names,
+    clear_session_forgets_the_dtype_policy)}
 '''
 
 MINE = run_mine(SCENARIOS)["SCENARIOS"]

@@ -333,3 +333,13 @@ def test_inputs_of_the_wrong_rank_are_refused_symbolically_and_eagerly(make, sha
         make()(keras.Input(shape))
     with pytest.raises(ValueError, match="expected ndim"):
         make()(np.zeros((1,) + shape, "float32"))
+
+
+def test_clear_session_forgets_the_global_dtype_policy():
+    # Keras 3 keeps the policy in the global state clear_session replaces
+    # (compared with Keras in tests/test_config_keras.py)
+    keras.mixed_precision.set_global_policy("mixed_float16")
+    assert keras.layers.Dense(2).dtype_policy.name == "mixed_float16"
+    keras.backend.clear_session()
+    assert keras.mixed_precision.global_policy().name == "float32"
+    assert keras.layers.Dense(2).dtype_policy.name == "float32"

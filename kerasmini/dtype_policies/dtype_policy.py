@@ -24,7 +24,7 @@ that says so (Keras runs them on its other backends).
 
 from kerasmini import ops
 from kerasmini.api_export import keras_export
-from kerasmini.backend import config
+from kerasmini.backend import config, register_session_hook
 
 _BFLOAT16 = (
     "kerasmini computes with NumPy, which has no bfloat16 type: use "
@@ -180,12 +180,16 @@ def dtype_policy():
 
 
 def reset_dtype_policy():
-    """Forget the global policy (``clear_session`` does not: Keras keeps it).
+    """Forget the global policy. ``clear_session`` calls it: Keras 3 keeps the
+    policy in the global state that ``clear_session`` replaces.
 
     >>> set_dtype_policy("float16"); reset_dtype_policy(); dtype_policy()
     <DTypePolicy "float32">
     """
     _GLOBAL[0] = None
+
+
+register_session_hook(reset_dtype_policy)
 
 
 __all__ = ["DTypePolicy", "FloatDTypePolicy", "dtype_policy", "reset_dtype_policy",
