@@ -64,6 +64,16 @@ def test_toc_files_exist():
     assert not missing, f"_toc.yml names files that do not exist: {missing}"
 
 
+def test_cell_ids_are_unique_in_each_chapter():
+    # nbformat "corrects" a repeated id to a random one on every read, so the
+    # student versions and the parity marks would point at cells that move.
+    for path in notebooks():
+        nb = json.loads(path.read_text(encoding="utf-8"))
+        ids = [cell.get("id") for cell in nb["cells"]]
+        repeated = sorted({i for i in ids if ids.count(i) > 1})
+        assert not repeated, f"{path.name}: cell ids used twice: {repeated}"
+
+
 def test_notebooks_use_python3_kernel():
     for path in notebooks():
         nb = json.loads(path.read_text(encoding="utf-8"))
