@@ -38,7 +38,7 @@ SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && echo
 
 .PHONY: venv graphviz bubblewrap lint browser-test test book benchmark notebooks classroom \
 	student grade feedback student-book interop parity clean keras-releases texlive pdf \
-	package axe keras-unit-tests
+	package axe keras-unit-tests book-en book-zh pdf-zh
 
 venv: $(STAMP)
 
@@ -122,9 +122,21 @@ test: venv graphviz lint classroom bubblewrap keras-releases
 keras-releases: venv
 	@$(VPY) -m kerasmini.book.keras_releases
 
-book: venv graphviz keras-releases
-	$(VENV)/bin/jupyter-book build . -W -n --keep-going
+# The website in two editions from the same sources, each built with -W: English
+# in _build/html, Chinese in _build/zh_CN (its _config.yml and _toc.yml written
+# by tools/edition.py from ours and the catalogs) and copied into _build/html/zh_CN.
+book: book-en book-zh
 	$(VPY) tools/check_book.py
+
+book-en: venv graphviz keras-releases
+	$(VENV)/bin/jupyter-book build . -W -n --keep-going
+
+ZH_OUT := _build/zh_CN
+book-zh: venv graphviz keras-releases
+	$(VPY) tools/edition.py config zh_CN
+	$(VENV)/bin/jupyter-book build . --config $(ZH_OUT)/_config.yml \
+	  --toc $(ZH_OUT)/_toc.yml --path-output $(ZH_OUT) -W -n --keep-going
+	$(VPY) tools/edition.py place zh_CN
 
 # JAX on the CPU, an optional contender of benchmarks.fit_digits, lives in a venv
 # of its own (no test needs it): after `make venv-jax`, `make benchmark` runs
