@@ -99,7 +99,7 @@ def test_zh_config_is_ours_with_the_language_and_the_translations():
     config["html"].pop("extra_footer"), ours["html"].pop("extra_footer")
     for settings in (config["sphinx"], ours["sphinx"]):
         settings.pop("local_extensions")
-        for key in ("language", "latex_elements"):
+        for key in ("language", "latex_elements", "html_search_options"):
             settings["config"].pop(key, None)
     assert config == ours
 
@@ -322,3 +322,24 @@ def test_chinese_frame_has_no_english_left():
         footer = html.split('class="bd-footer-content', 1)[1]
         assert "The kerasmini authors" not in footer and "is under the" not in footer
         assert config["author"] in footer, page
+
+
+# ------------------------------------------------- the search's word list
+
+def test_search_words_are_the_books_terms_and_stay_whole():
+    import jieba
+
+    words = (ROOT / "locales" / "zh_CN" / edition.SEARCH_WORDS).read_text(
+        encoding="utf-8").split()
+    assert len(words) == len(set(words)) >= 20
+    text = "\n".join(m.string for page in i18n.pages()
+                     for m in i18n._read(i18n.catalog_path(page)) if m.id)
+    unused = [word for word in words if word not in text]
+    assert not unused, f"terms the Chinese edition never uses: {unused}"
+    tokenizer = jieba.Tokenizer()
+    tokenizer.load_userdict(str(ROOT / "locales" / "zh_CN" / edition.SEARCH_WORDS))
+    for word in words:
+        assert word in tokenizer.lcut_for_search(f"这里的{word}是"), word
+    config, _toc = edition.edition_files("zh_CN")
+    assert config["sphinx"]["config"]["html_search_options"]["dict"].endswith(
+        "locales/zh_CN/search_words.txt")

@@ -7,7 +7,8 @@ the book's own strings translated from ``locales/<lang>/LC_MESSAGES/book.po``
 (the title, the author, the captions of the table of contents, the footer's
 paragraphs: see ``_ext/kerasmini_editions.py``), the local extensions' paths
 made absolute (jupyter-book resolves them from the config file's folder), and
-the CJK fonts of the PDF. Nothing is copied by hand, so nothing drifts; a
+the CJK fonts of the PDF, and the book's terms for the Chinese search
+(``locales/<lang>/search_words.txt``). Nothing is copied by hand, so nothing drifts; a
 message of ``book.po`` that is missing, empty or fuzzy stops the build.
 
     python tools/edition.py config zh_CN   # _build/zh_CN/_config.yml, _toc.yml
@@ -27,6 +28,10 @@ sys.path.insert(0, str(ROOT / "_ext"))
 import kerasmini_editions  # noqa: E402
 
 BUILD = ROOT / "_build"
+# The book's terms the search index keeps whole, one a line (jieba's user
+# dictionary: without it 优化器 is indexed as 优化 and 器, and a reader's
+# search for 优化器 finds nothing).
+SEARCH_WORDS = "search_words.txt"
 SITE = BUILD / "html"
 # The PDF: xeCJK (which Sphinx loads for Chinese with XeLaTeX) set to the
 # Noto CJK fonts (Debian fonts-noto-cjk); Latin text keeps FreeSerif & co.
@@ -88,6 +93,9 @@ def edition_files(language: str) -> tuple[dict, dict]:
         for name, folder in sphinx.get("local_extensions", {}).items()}
     settings = sphinx.setdefault("config", {})
     settings["language"] = language
+    words = ROOT / "locales" / language / SEARCH_WORDS
+    if words.is_file():  # the search's word splitter learns the book's terms
+        settings["html_search_options"] = {"dict": str(words)}
     if language in LATEX_PREAMBLE:
         elements = settings.setdefault("latex_elements", {})
         elements["preamble"] = "\n".join(
