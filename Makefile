@@ -271,14 +271,19 @@ clean:
 	rm -rf _build
 
 # The website in Debian's Chromium, driven by Playwright (its own browser download
-# does not work offline, so it is pointed at /usr/bin/chromium).
+# does not work offline, so it is pointed at /usr/bin/chromium), both editions;
+# the Noto CJK fonts draw the Chinese pages (without them: boxes, and the
+# Chinese tests fail).
 browser-test: book axe
-	@command -v chromium >/dev/null 2>&1 || { \
-	  echo "Installing Chromium with apt-get"; \
+	@{ command -v chromium >/dev/null 2>&1 && \
+	  fc-list 2>/dev/null | grep -q "Noto Sans CJK"; } || { \
+	  echo "Installing Chromium and the Noto CJK fonts with apt-get"; \
 	  $(SUDO) apt-get update && \
-	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium; }
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium \
+	    fonts-noto-cjk; }
 	$(VPY) -c "import playwright" 2>/dev/null || $(VPY) -m pip install -r requirements-browser.txt
 	$(VPY) -m pytest tests/test_browser.py -m browser -v
+	$(VPY) -m pytest tests/test_browser_zh.py -m browser -q -rs
 	$(VPY) -m pytest tests/test_browser_reader.py -m browser -q -rs
 
 # The PDF: jupyter-book's LaTeX builder (XeLaTeX) in a folder of its own (the

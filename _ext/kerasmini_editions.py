@@ -60,6 +60,8 @@ UI_MESSAGES = [
     "Open issue",
     "Print to PDF",
     "Link to this heading",
+    "Click to show",
+    "Click to hide",
 ]
 # Buttons whose tooltip the theme translates before we see it: retranslated
 # from the English the theme started from.
@@ -134,11 +136,16 @@ def _extract_book_messages(app):
 
 # ---------------------------------------------------------------- every page
 
-def _search_box_text(app, config):
-    """jupyter-book's "Search this book..." in the edition's language."""
+def _interface_texts(app, config):
+    """jupyter-book's "Search this book..." and sphinx-togglebutton's hints
+    ("Click to show", which it looks up before its catalog is loaded) in the
+    edition's language."""
     options = config.html_theme_options
     if options.get("search_bar_text"):
         options["search_bar_text"] = str(_(options["search_bar_text"]))
+    for name in ("togglebutton_hint", "togglebutton_hint_hide"):
+        if getattr(config, name, None):
+            setattr(config, name, str(_(getattr(config, name))))
 
 
 def edition_link(pagename: str, language: str, target: str, suffix=".html"):
@@ -296,7 +303,8 @@ def setup(app):
     # The editions published together, each in its folder (EDITIONS): every
     # page links to itself in the others. Empty: no switcher.
     app.add_config_value("kerasmini_editions", [], "html", types=[list])
-    app.connect("config-inited", _search_box_text)
+    # before sphinx-togglebutton writes its hints into the pages (priority 500)
+    app.connect("config-inited", _interface_texts, priority=100)
     app.connect("builder-inited", _extract_book_messages)
     app.connect("builder-inited", _require_translated_notebooks)
     app.connect("html-page-context", _switcher)

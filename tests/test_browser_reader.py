@@ -7,9 +7,13 @@ light and dark, at a desktop (1280 px) and a phone width (390 px).
 - no page scrolls sideways, at 1280 px nor at 390 px (phone screenshots in
   _build/screenshots/phone/);
 - every figure's alt text is a description, not a file path;
-- the footer gives the book's licences and Keras's attribution apart, the front
-  page links the PDF (when ``make pdf`` has put it beside the pages), and the
-  header has the repository, "open an issue" and "edit this page" buttons.
+- the footer gives the book's licences and Keras's attribution apart, each
+  edition's front page links its PDF (when ``make pdf`` and ``make pdf-zh``
+  have put them beside the pages), and the header has the repository, "open
+  an issue" and "edit this page" buttons.
+
+Every page of the site is checked, the Chinese edition's in ``zh_CN/``
+included (``tests/test_browser_zh.py`` checks what is particular to them).
 
 Run with ``make browser-test``, which installs Chromium, Playwright and axe-core
 and builds the book first; without them every test here skips with a reason.
@@ -59,7 +63,7 @@ def _pages():
     pages = []
     for path in sorted(SITE.rglob("*.html")):
         rel = path.relative_to(SITE)
-        if rel.parts[0] in ("_static", "_sources", "_images"):
+        if {"_static", "_sources", "_images"} & set(rel.parts):  # zh_CN/_static too
             continue
         text = path.read_text(encoding="utf-8", errors="replace")
         if 'http-equiv="Refresh"' in text or "http-equiv=\"refresh\"" in text:
@@ -204,11 +208,17 @@ def _html(name):
     return (SITE / name).read_text(encoding="utf-8")
 
 
+# Where the footer's second paragraph names Keras's authors, by edition.
+KERAS_AUTHORS = {"en": "the Keras authors", "zh-CN": "Keras 作者"}
+
+
 def test_footer_separates_our_licences_from_keras_attribution(server):
     for name in _pages():
-        footer = _html(name).split('class="bd-footer-content"', 1)[1]
+        html = _html(name)
+        lang = re.search(r'<html lang="([^"]+)"', html).group(1)
+        footer = html.split('class="bd-footer-content"', 1)[1]
         assert "© Copyright" not in footer, name
-        ours, keras = footer.split("the Keras authors", 1)
+        ours, keras = footer.split(KERAS_AUTHORS[lang], 1)
         assert "Apache License 2.0" in ours and "CC BY 4.0" in ours, name
         assert "/LICENSE" in ours and "/LICENSE-text" in ours, name
         assert "keras-team/keras" in keras and "Apache License 2.0" in keras, name
@@ -225,17 +235,22 @@ def test_header_has_repository_issue_and_edit_buttons(server):
         assert f'href="{REPOSITORY}/edit/main/{source}"' in html, name
 
 
-def test_front_page_links_the_pdf(browser, server):
-    front = "intro.html" if (SITE / "intro.html").exists() else _pages()[0]
+@pytest.mark.parametrize("front", ["intro.html", "zh_CN/intro.html"])
+def test_front_page_links_the_pdf(browser, server, front):
+    """Each edition's front page links its PDF (make pdf, make pdf-zh)."""
+    if not (SITE / front).exists():
+        pytest.skip(f"no {front} in {SITE}")
     links = re.findall(r'href="([^"]+\.pdf)"', _html(front))
     assert links, f"{front} links no PDF"
+    folder = Path(front).parent
     for link in links:
-        pdf = SITE / link
+        pdf = SITE / folder / link
         if not pdf.exists():
-            pytest.skip(f"{link} is not built (make pdf puts it beside the pages)")
+            pytest.skip(f"{folder / link} is not built (make pdf and make pdf-zh "
+                        "put the PDFs beside the pages)")
         page = browser.new_page()
         try:
-            response = page.request.get(server + link)
+            response = page.request.get(server + (folder / link).as_posix())
             assert response.ok and response.body()[:5] == b"%PDF-"
         finally:
             page.close()

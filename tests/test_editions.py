@@ -305,7 +305,7 @@ LEFT_IN_ENGLISH = [
     "Search this book", ">Repository<", "Suggest edit", "Open issue", "Launch on",
     "Toggle primary sidebar", "Toggle secondary sidebar", "Source repositories",
     "Launch interactive content", "Link to this heading", "Color mode",
-    "Start here", "Print to PDF",
+    "Start here", "Print to PDF", "Click to show", "Click to hide",
 ]
 
 
