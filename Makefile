@@ -1,6 +1,8 @@
 # Everything a reader or CI needs, from a fresh clone with only python3, make and apt:
 #   make test       ruff, then pytest: unit tests, doctests and every notebook (nbval)
-#   make book       the website in _build/html (warnings are errors)
+#   make book       the website in _build/html, English, and Chinese in _build/html/zh_CN
+#                   (built in _build/zh_CN from the catalogs; warnings are errors)
+#   make book-en, make book-zh  one edition only
 #   make keras-releases  fetch the two pinned Keras wheels the book shows lines of
 #                   (once; cached outside the tree, KERASMINI_KERAS_CACHE to move it)
 #   make benchmark  time kerasmini's fit on the 8x8 digits (MLP, widths, CNN), an
@@ -20,10 +22,12 @@
 #                   Keras's own unit tests run against kerasmini (a measurement)
 #   make keras-unit-tests  every Keras unit test of losses, metrics, layers and ops
 #                   against kerasmini, summed per family (a measurement, ~5 min)
-#   make browser-test  the built site in headless Chromium (screenshots in _build/screenshots):
-#                   console errors, layout at 1280 and 390 px, axe-core (WCAG A/AA)
+#   make browser-test  the built site, both editions, in headless Chromium (screenshots in
+#                   _build/screenshots): console errors, layout at 1280 and 390 px, axe-core
+#                   (WCAG A/AA), Chinese search, the language switcher
 #   make pdf        the book as one PDF (TeX Live, installed with apt-get if missing),
 #                   checked, and copied beside the website's pages
+#   make pdf-zh     the Chinese PDF (xeCJK, Noto CJK fonts), beside the Chinese pages
 #   make package    sdist and wheel built; the wheel installed into fresh virtualenvs
 #                   (Python 3.10 and the newest here) to fit, save, load and draw
 #   make clean      remove _build
@@ -38,7 +42,7 @@ SUDO := $(shell [ "$$(id -u)" -ne 0 ] && command -v sudo >/dev/null 2>&1 && echo
 
 .PHONY: venv graphviz bubblewrap lint browser-test test book benchmark notebooks classroom \
 	student grade feedback student-book interop parity clean keras-releases texlive pdf \
-	package axe keras-unit-tests book-en book-zh pdf-zh
+	package axe keras-unit-tests book-en book-zh pdf-zh texlive-cjk
 
 venv: $(STAMP)
 
@@ -289,13 +293,14 @@ browser-test: book axe
 # The PDF: jupyter-book's LaTeX builder (XeLaTeX) in a folder of its own (the
 # HTML build's doctrees make the LaTeX builder refuse), then copied beside the
 # website's pages, where the front page links it, and checked (tests/test_pdf.py:
-# pages, every figure an image, fonts embedded). Another edition, e.g. a
-# translation with a _config file of its own:
-#   make pdf PDF_CONFIG=_config.zh.yml PDF_OUT=_build/pdf-zh PDF_NAME=kerasmini-book-zh
+# pages, every figure an image, fonts embedded). Another edition: its _config
+# and _toc files, e.g. make pdf-zh below.
 PDF_CONFIG ?= _config.yml
+PDF_TOC    ?= _toc.yml
 PDF_OUT    ?= _build/pdf
 PDF_NAME   ?= kerasmini-book
 PDF_SITE   ?= _build/html
+PDF_LANGUAGE ?= en
 # Debian's TeX Live core (about 360 MB, 3 minutes), FreeSerif/FreeSans/FreeMono,
 # rsvg-convert for the SVG drawings, poppler for looking at pages (pdftoppm).
 TEX_PACKAGES := texlive-xetex texlive-latex-extra texlive-fonts-recommended latexmk \
@@ -321,10 +326,37 @@ texlive:
 
 pdf: venv graphviz texlive
 	$(VENV)/bin/jupyter-book build . --builder pdflatex --config $(PDF_CONFIG) \
-	  --path-output $(PDF_OUT) -W -n --keep-going
+	  --toc $(PDF_TOC) --path-output $(PDF_OUT) -W -n --keep-going
 	mkdir -p $(PDF_SITE)
 	cp $(PDF_OUT)/_build/latex/$(PDF_NAME).pdf $(PDF_SITE)/$(PDF_NAME).pdf
-	KERASMINI_PDF=$(PDF_SITE)/$(PDF_NAME).pdf $(VPY) -m pytest tests/test_pdf.py -v
+	KERASMINI_PDF=$(PDF_SITE)/$(PDF_NAME).pdf KERASMINI_PDF_LANGUAGE=$(PDF_LANGUAGE) \
+	  $(VPY) -m pytest tests/test_pdf.py -v
+
+# The Chinese PDF: the same build with the Chinese edition's _config.yml and
+# _toc.yml (tools/edition.py), for which Sphinx loads xeCJK (XeLaTeX), set to
+# the Noto CJK fonts; copied beside the Chinese pages, as zh_CN/kerasmini-book.pdf,
+# where the Chinese front page links it. Debian's texlive-lang-cjk has xeCJK
+# (texlive-lang-chinese, 100 MB more, adds ctex and the Fandol fonts, unused).
+TEX_CJK_PACKAGES := texlive-lang-cjk fonts-noto-cjk
+texlive-cjk: texlive
+	@if kpsewhich xeCJK.sty >/dev/null 2>&1 && \
+	  fc-list 2>/dev/null | grep -q "Noto Serif CJK"; then \
+	  :; \
+	elif command -v apt-get >/dev/null 2>&1; then \
+	  echo "Installing xeCJK and the Noto CJK fonts with apt-get"; \
+	  $(SUDO) apt-get update && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y \
+	    $(TEX_CJK_PACKAGES); \
+	else \
+	  echo "error: the Chinese PDF needs xeCJK and the Noto CJK fonts." >&2; \
+	  echo "  Debian/Ubuntu: sudo apt-get install $(TEX_CJK_PACKAGES)" >&2; \
+	  exit 1; \
+	fi
+
+pdf-zh: venv texlive-cjk
+	$(VPY) tools/edition.py config zh_CN
+	$(MAKE) pdf PDF_CONFIG=$(ZH_OUT)/_config.yml PDF_TOC=$(ZH_OUT)/_toc.yml \
+	  PDF_OUT=_build/pdf-zh_CN PDF_SITE=_build/html/zh_CN PDF_LANGUAGE=zh_CN
 
 # The package as users get it (tests/test_package.py): built with `python -m
 # build`, the wheel installed into fresh virtualenvs through pip's cache, bare and

@@ -7,7 +7,9 @@ image (a PNG, or an SVG drawing converted to PDF), none fell back to its text
 
 ``make pdf`` builds the PDF, copies it beside the website's pages and runs this
 file with ``KERASMINI_PDF`` set to it (another edition: another PDF). Without a
-built PDF every test here skips.
+built PDF every test here skips. ``make pdf-zh`` sets ``KERASMINI_PDF_LANGUAGE``
+to ``zh_CN``: then the parts and chapters of the outline are Chinese, most of
+the text is, and a Noto CJK font (xeCJK) set it.
 """
 
 import json
@@ -20,6 +22,8 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 PDF = Path(os.environ.get("KERASMINI_PDF",
                           ROOT / "_build" / "html" / "kerasmini-book.pdf"))
+LANGUAGE = os.environ.get("KERASMINI_PDF_LANGUAGE", "en")
+CJK = re.compile(r"[\u4e00-\u9fff]")
 FIGURE_TYPES = ("image/png", "image/svg+xml", "image/jpeg", "image/gif")
 # What a figure becomes when LaTeX gets its text/plain instead of the image.
 FALLBACK_TEXT = re.compile(r"<Digraph\b|<graphviz\.|<Figure size \d|<IPython\.core")
@@ -96,6 +100,21 @@ def test_every_figure_is_an_image_not_its_text(reader):
     shown = [line for line in fallbacks
              if len(line) > 12 and " ".join(line.split()) in text]
     assert not shown, f"figures printed as text: {shown}"
+
+
+def test_chinese_edition_is_chinese(reader):
+    if LANGUAGE != "zh_CN":
+        pytest.skip(f"the {LANGUAGE} edition")
+    parts = [item.title for item in reader.outline if not isinstance(item, list)]
+    chapters = [title for title, _ in _chapter_entries(reader)]
+    english = [title for title in parts + chapters if not CJK.search(title)]
+    assert parts and not english, f"outline entries in English: {english}"
+    text = "".join(page.extract_text() or "" for page in reader.pages)
+    assert len(CJK.findall(text)) > 20 * len(reader.pages), "little Chinese text"
+    seen, fonts = set(), {}
+    for page in reader.pages:
+        fonts.update(_fonts(page.get("/Resources"), seen))
+    assert any("CJK" in name for name in fonts), sorted(fonts)
 
 
 def _fonts(resources, seen):
