@@ -21,11 +21,13 @@ True
 """
 
 import collections
+import functools
 import math
 
 import numpy as np
 
 from kerasmini.backend import checks
+from kerasmini.backend import nn as bnn
 from kerasmini.backend import numpy as bnp
 
 Fused = collections.namedtuple("Fused", "name kernel tensors params writes")
@@ -58,11 +60,14 @@ def adam(groups, learning_rate, iterations, beta_1, beta_2, epsilon):
     """
     tensors = [learning_rate, iterations, *groups]
     writes = [i for i in range(2, len(tensors)) if (i - 2) % 4 < 3]
+    packing = Packing([groups[i:i + 3] for i in range(0, len(groups), 4)])
     return Fused("adam_update", adam_update, tensors,
-                 {"beta_1": beta_1, "beta_2": beta_2, "epsilon": epsilon}, writes)
+                 {"beta_1": beta_1, "beta_2": beta_2, "epsilon": epsilon,
+                  "packing": packing}, writes)
 
 
-def adam_update(learning_rate, iterations, *groups, beta_1, beta_2, epsilon):
+def adam_update(learning_rate, iterations, *groups, beta_1, beta_2, epsilon,
+                packing=None):
     """Adam's step for every variable at once, writing in place.
 
     ``groups`` is ``variable, m, v, gradient`` four arrays per variable (the
@@ -73,7 +78,9 @@ def adam_update(learning_rate, iterations, *groups, beta_1, beta_2, epsilon):
     beta_2**t`` loses digits to cancellation (up to about 1e-5 of ``alpha``
     in float32 early in training), so the two agree to float32 precision,
     not bit for bit. Then each variable is updated by
-    :func:`adam_update_variable`. Returns ``None``.
+    :func:`adam_update_variable`, except the small ones a :class:`Packing`
+    keeps in one flat buffer: those take the formula's eleven NumPy calls
+    once for all of them. Returns ``None``.
 
     >>> w, m, v = np.ones(2, "float32"), np.zeros(2, "float32"), np.zeros(2, "float32")
     >>> g = np.array([0.5, -2.0], "float32")
@@ -84,13 +91,111 @@ def adam_update(learning_rate, iterations, *groups, beta_1, beta_2, epsilon):
     """
     t = float(iterations) + 1  # the step being taken, from 1
     alpha = float(learning_rate) * math.sqrt(1 - beta_2**t) / (1 - beta_1**t)
+    packed = ()
+    if packing is not None:
+        packed = packing.update(groups, alpha, beta_1, beta_2, epsilon)
     dtype = scalars = None
     for i in range(0, len(groups), 4):
+        if i in packed:
+            continue
         variable, m, v, gradient = groups[i:i + 4]
         if scalars is None or variable.dtype != dtype:
             dtype = variable.dtype
             scalars = _scalars(dtype, alpha, beta_1, beta_2, epsilon)
         _in_blocks(variable, m, v, gradient, scalars)
+
+
+# Variables of at most this many entries are packed (a bias, a small kernel):
+# for them the eleven calls' overhead, not the arithmetic, is the cost.
+PACKED = 1 << 14
+
+
+class Packing:
+    """Small variables of one Adam, and their slots, kept in flat buffers.
+
+    Adam's formula is eleven NumPy calls a variable, about 5 us for a bias
+    of 10 entries, nearly all of it the calls' overhead: the digits MLP's
+    four variables take 44 calls. A packing moves the arrays of the small
+    variables (at most :data:`PACKED` entries each), of their ``m`` and of
+    their ``v`` into three flat buffers, one after the other, and makes each
+    variable's value a view of its part (``variable._value``, reshaped), so
+    the eleven calls run once on the flat buffers for all of them, after one
+    ``concatenate`` of their gradients. What the variables hold does not
+    change, only where.
+
+    A replay checks that the arrays it is given are still those views (the
+    identity of a dozen arrays); a variable given a new array since
+    (``assign``, ``set_weights``, loading a file) is packed again, its new
+    value copied in. Variables of several dtypes, or one variable twice,
+    are not packed.
+
+    >>> from kerasmini.backend import Variable
+    >>> triples = [[Variable(np.ones(s, "float32"), name=n) for n in "wmv"]
+    ...            for s in ((2, 2), (2,))]
+    >>> packing = Packing(triples)
+    >>> groups = [a for (w, m, v), g in zip(triples, (np.ones((2, 2)), np.ones(2)))
+    ...           for a in (w._value, m._value, v._value, g)]
+    >>> packing.update(groups, 0.1, 0.9, 0.999, 1e-7)
+    [0, 4]
+    >>> packing.flat[0].round(4)  # both variables' values, one after the other
+    array([0.9, 0.9, 0.9, 0.9, 0.9, 0.9], dtype=float32)
+    >>> triples[1][0]._value.base is packing.flat[0]
+    True
+    """
+
+    def __init__(self, triples):
+        self.triples = triples  # [variable, m, v] Variables, one per group
+        self.indices = None  # the group offsets (4 i) packed, set on first use
+        self.views = None  # the arrays each packed group should be given
+        self.flat = None  # flat buffers: variables, m, v, gradients
+
+    def update(self, groups, alpha, beta_1, beta_2, epsilon):
+        """Adam's step for the packed groups of ``groups`` (the arrays of
+        :func:`adam_update`); returns the offsets of the groups it updated."""
+        if self.indices is None:
+            self._choose(groups)
+        if not self.indices:
+            return ()
+        given = [groups[i + k] for i in self.indices for k in range(3)]
+        if self.views is None or not all(map(_is, given, self.views)):
+            self._pack(given)
+        weights, m, v, gradients = self.flat
+        np.concatenate([groups[i + 3] for i in self.indices], axis=None,
+                       out=gradients)
+        _adam_block(weights, m, v, gradients,
+                    *_scalars(weights.dtype, alpha, beta_1, beta_2, epsilon))
+        return self.indices
+
+    def _choose(self, groups):
+        small = [i for i in range(0, len(groups), 4)
+                 if groups[i].size <= PACKED and groups[i].dtype.kind == "f"]
+        dtypes = {groups[i + k].dtype for i in small for k in range(3)}
+        variables = [v for triple in self.triples for v in triple]
+        distinct = len({id(v) for v in variables}) == len(variables)
+        all_variables = all(getattr(v, "__kerasmini_variable__", False)
+                            for v in variables)
+        packable = len(small) > 1 and len(dtypes) == 1 and distinct and all_variables
+        self.indices = small if packable else ()
+
+    def _pack(self, given):
+        dtype = given[0].dtype
+        sizes = [given[3 * j].size for j in range(len(self.indices))]
+        total = sum(sizes)
+        self.flat = [np.empty(total, dtype) for _ in range(4)]
+        self.views = []
+        start = 0
+        for j, (i, size) in enumerate(zip(self.indices, sizes)):
+            for k in range(3):  # the variable, m, v
+                old = given[3 * j + k]
+                view = self.flat[k][start:start + size].reshape(old.shape)
+                view[...] = old
+                self.triples[i // 4][k]._value = view
+                self.views.append(view)
+            start += size
+
+
+def _is(a, b):
+    return a is b
 
 
 def adam_update_variable(variable, m, v, gradient, alpha, beta_1, beta_2, epsilon):
@@ -198,9 +303,38 @@ def mean(x, axis=None, keepdims=False):
     return np.asarray(total / count)
 
 
+# --------------------------------------------------------------- one_hot
+def one_hot(x, num_classes, dtype="float32"):
+    """``backend.nn.one_hot`` as rows of an identity matrix made once.
+
+    The taught op checks the labels with two reductions and builds
+    ``np.eye(num_classes)`` for every batch; here integer labels take one
+    reduction (read as unsigned, a negative label is huge, as in
+    :func:`checked_indices`) and the identity matrix is kept. Anything else,
+    a bad label included, takes the taught op (and its ``ValueError``).
+
+    >>> one_hot(np.array([2, 0]), num_classes=3)
+    array([[0., 0., 1.],
+           [1., 0., 0.]], dtype=float32)
+    """
+    x = np.asarray(x)
+    if x.dtype.kind not in "iu" or not x.size or \
+            x.view(f"u{x.dtype.itemsize}").max() >= num_classes:
+        return bnn.one_hot.forward(x, num_classes=num_classes, dtype=dtype)
+    return _identity(num_classes, np.dtype(dtype))[x]
+
+
+@functools.lru_cache(maxsize=16)
+def _identity(size, dtype):
+    eye = np.eye(size, dtype=dtype)
+    eye.flags.writeable = False  # shared by every call: indexing it copies
+    return eye
+
+
 # The forward function of a primitive -> its faster twin (same arguments).
-FASTER = {checks.checked_indices.forward: checked_indices, bnp.mean.forward: mean}
+FASTER = {checks.checked_indices.forward: checked_indices, bnp.mean.forward: mean,
+          bnn.one_hot.forward: one_hot}
 
 
-__all__ = ["BLOCK", "FASTER", "Fused", "adam", "adam_update",
-           "adam_update_variable", "checked_indices", "mean"]
+__all__ = ["BLOCK", "FASTER", "Fused", "PACKED", "Packing", "adam", "adam_update",
+           "adam_update_variable", "checked_indices", "mean", "one_hot"]
