@@ -255,6 +255,12 @@ def _adam_block(variable, m, v, gradient, alpha, decay_1, decay_2, epsilon):
 
 
 # ------------------------------------------------------------ label check
+# An integer dtype -> the unsigned one of its size, to read labels as (a
+# negative label becomes huge)
+UNSIGNED = {np.dtype(f"{kind}{size}"): np.dtype(f"u{size}")
+            for kind in "iu" for size in (1, 2, 4, 8)}
+
+
 def checked_indices(x, size, what):
     """:func:`kerasmini.backend.checks.checked_indices` in fewer NumPy calls.
 
@@ -268,9 +274,10 @@ def checked_indices(x, size, what):
     array([2, 0])
     """
     x = np.asarray(x)
-    if x.dtype.kind in "iu":
-        if not x.size or x.view(f"u{x.dtype.itemsize}").max() < size:
-            return x.astype("int64", copy=False)
+    unsigned = UNSIGNED.get(x.dtype)
+    if unsigned is not None:
+        if not x.size or x.view(unsigned).max() < size:
+            return x if x.dtype == np.int64 else x.astype(np.int64)
     elif x.dtype.kind in "bf":
         if not x.size:
             return x.astype("int64", copy=False)
@@ -318,14 +325,14 @@ def one_hot(x, num_classes, dtype="float32"):
            [1., 0., 0.]], dtype=float32)
     """
     x = np.asarray(x)
-    if x.dtype.kind not in "iu" or not x.size or \
-            x.view(f"u{x.dtype.itemsize}").max() >= num_classes:
+    unsigned = UNSIGNED.get(x.dtype)
+    if unsigned is None or not x.size or x.view(unsigned).max() >= num_classes:
         return bnn.one_hot.forward(x, num_classes=num_classes, dtype=dtype)
-    return _identity(num_classes, np.dtype(dtype))[x]
+    return _identity(num_classes, dtype)[x]
 
 
 @functools.lru_cache(maxsize=16)
-def _identity(size, dtype):
+def _identity(size, dtype):  # (dtype: a name, hashable)
     eye = np.eye(size, dtype=dtype)
     eye.flags.writeable = False  # shared by every call: indexing it copies
     return eye

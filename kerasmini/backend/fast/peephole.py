@@ -40,6 +40,8 @@ import numpy as np
 
 from kerasmini.backend import nn
 from kerasmini.backend import numpy as bnp
+from kerasmini.backend.fast import kernels
+from kerasmini.backend.variables import Variable
 
 
 def rewrite(graph, steps, output_slots):
@@ -51,7 +53,8 @@ def rewrite(graph, steps, output_slots):
     ``s1, s2 = f(...)``.
     """
     steps = _softmax_crossentropy(steps, output_slots)
-    return [_where_zero(graph, step) for step in steps]
+    steps = _checked_cast(steps, output_slots)
+    return [_number_add(_where_zero(graph, step)) for step in steps]
 
 
 # ------------------------------------------------- softmax + crossentropy
@@ -159,6 +162,51 @@ def _rows(n):
     return rows
 
 
+# ------------------------------------------------------ labels cast, checked
+def _checked_cast(steps, output_slots):
+    """``checked_indices(cast(y, float))``, the cast read by nothing else,
+    as :func:`checked_cast_indices` of ``y``."""
+    readers = {}
+    for _, ins, _, _ in steps:
+        for slot in ins:
+            readers[slot] = readers.get(slot, 0) + 1
+    casts = {}  # output slot -> (index, the cast's input, dtype)
+    for index, (forward, ins, out, _) in enumerate(steps):
+        if isinstance(forward, functools.partial) and forward.func is bnp._cast \
+                and readers.get(out) == 1 and out not in output_slots:
+            casts[out] = (index, ins[0], forward.keywords["dtype"])
+    dropped = set()
+    for index, (forward, ins, out, op) in enumerate(steps):
+        if isinstance(forward, functools.partial) and \
+                forward.func is kernels.checked_indices and ins[0] in casts:
+            cast_index, labels, dtype = casts[ins[0]]
+            steps[index] = (functools.partial(checked_cast_indices, dtype=dtype,
+                                              **forward.keywords),
+                            (labels,), out, op)
+            dropped.add(cast_index)
+    return [step for index, step in enumerate(steps) if index not in dropped]
+
+
+def checked_cast_indices(x, dtype, size, what):
+    """``checked_indices(cast(x, dtype), size, what)``: integer labels cast
+    to the predictions' float dtype (as a loss casts ``y_true``), then
+    checked and turned back into integers. When ``x`` holds integers and
+    ``size`` is small enough for every index to be exact in ``dtype``, the
+    round trip changes nothing: the labels are checked as integers (one
+    reduction) and returned as int64. Otherwise the two taught steps.
+
+    >>> checked_cast_indices(np.array([2, 0]), "float32", size=3, what="Labels")
+    array([2, 0])
+    """
+    if x.dtype in kernels.UNSIGNED and size <= _EXACT_INTEGERS.get(dtype, 0):
+        return kernels.checked_indices(x, size=size, what=what)
+    return kernels.checked_indices(bnp._cast(x, dtype), size=size, what=what)
+
+
+# the integers a float dtype holds exactly: 0 .. 2**(mantissa bits + 1)
+_EXACT_INTEGERS = {"float16": 1 << 11, "float32": 1 << 24, "float64": 1 << 53}
+
+
 # ------------------------------------------------------------ ReLU's mask
 def _where_zero(graph, step):
     """``where(condition, x, zeros)`` with constant zeros as
@@ -191,12 +239,44 @@ def where_zero(condition, x, zeros):
     """
     ints = _SAME_SIZE_INT.get(x.dtype)
     if (ints is None or condition.dtype != np.bool_ or condition.shape != x.shape
-            or np.result_type(x, zeros) != x.dtype
-            or np.broadcast_shapes(x.shape, zeros.shape) != x.shape):
+            or zeros.dtype != x.dtype or zeros.shape != x.shape):
         return np.where(condition, x, zeros)
     mask = np.negative(condition.view(np.int8), dtype=ints)  # 0 or -1: all ones
     np.bitwise_and(x.view(ints), mask, out=mask)
     return mask.view(x.dtype)
 
 
-__all__ = ["rewrite", "row_max", "row_sum", "softmax_crossentropy", "where_zero"]
+# ----------------------------------------------------- a metric's counters
+def _number_add(step):
+    """``assign_add`` on a variable of one number (a metric's ``total`` or
+    ``count``, the optimizer's ``iterations``) as :func:`add_to_number`."""
+    forward, ins, out, op = step
+    variable = getattr(forward, "__self__", None)
+    if getattr(forward, "__func__", None) is not Variable._write_add or \
+            np.ndim(variable._value) != 0:
+        return step
+    return (functools.partial(add_to_number, variable), ins, out, op)
+
+
+def add_to_number(variable, delta):
+    """``variable.assign_add(delta)`` for a variable of one number: the same
+    ``np.add``, without the shape check and the cast when the sum has the
+    variable's shape and dtype already (anything else: the taught write,
+    which casts, or refuses a shape). About 1 us instead of 2, five times
+    a batch for a model with one metric.
+
+    >>> from kerasmini.backend import Variable
+    >>> count = Variable(2.0)
+    >>> add_to_number(count, np.float32(3.0)), count.numpy()
+    (np.float32(5.0), array(5., dtype=float32))
+    """
+    value = variable._value
+    total = np.add(value, delta)
+    if total.dtype != value.dtype or total.shape:
+        return variable._write_add(delta)
+    variable._value = total
+    return total
+
+
+__all__ = ["add_to_number", "checked_cast_indices", "rewrite", "row_max", "row_sum",
+           "softmax_crossentropy", "where_zero"]
