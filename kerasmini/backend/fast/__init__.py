@@ -9,9 +9,11 @@ one seam: the compiler that turns a traced graph into Python
 traced code marked as fusible (Adam's update of every variable in one
 in-place, cache-blocked call, the small variables packed in one flat
 buffer), faster twins of single primitives (the label check, ``mean``,
-``one_hot``) and peepholes, small patterns of recorded steps written as one
-kernel (:mod:`~kerasmini.backend.fast.peephole`: a softmax and its
-crossentropy from one ``exp``, ReLU's gradient without ``np.where``).
+``one_hot``, ``relu``, ``transpose``, ``argmax``) and peepholes, small
+patterns of recorded steps written as one kernel
+(:mod:`~kerasmini.backend.fast.peephole`: a softmax and its crossentropy
+from one ``exp``, ReLU's gradient without ``np.where``, the labels' cast
+and check, a metric's counters and result).
 One more seam is Keras's own: ``LSTM.inner_loop``
 asks the backend for a fused LSTM (cuDNN's, in Keras) before looping over
 its cell; here :mod:`~kerasmini.backend.fast.recurrent` answers while a step
@@ -27,5 +29,5 @@ kernel in its place.
 
 >>> from kerasmini.backend.fast import codegen, kernels
 >>> sorted(f.__name__ for f in kernels.FASTER.values())
-['checked_indices', 'mean', 'one_hot']
+['argmax', 'checked_indices', 'mean', 'one_hot', 'relu', 'transpose']
 """

@@ -54,6 +54,7 @@ def rewrite(graph, steps, output_slots):
     """
     steps = _softmax_crossentropy(steps, output_slots)
     steps = _checked_cast(steps, output_slots)
+    steps = _floored_divide(graph, steps, output_slots)
     return [_number_add(_where_zero(graph, step)) for step in steps]
 
 
@@ -207,6 +208,50 @@ def checked_cast_indices(x, dtype, size, what):
 _EXACT_INTEGERS = {"float16": 1 << 11, "float32": 1 << 24, "float64": 1 << 53}
 
 
+# ------------------------------------------------------- a metric's result
+def _floored_divide(graph, steps, output_slots):
+    """``divide(a, maximum(b, floor))`` on numbers (``Mean.result``: the
+    total over the count, at least ``1e-12``), the maximum read by nothing
+    else, as one :func:`floored_divide`."""
+    readers = {}
+    for _, ins, _, _ in steps:
+        for slot in ins:
+            readers[slot] = readers.get(slot, 0) + 1
+    floors = {}  # output slot of a maximum -> (index, its input, the floor)
+    for index, (forward, ins, out, _) in enumerate(steps):
+        if forward is np.maximum and len(ins) == 2 and ins[1] in graph.constant_slots \
+                and type(graph.template[ins[1]]) in (int, float) \
+                and out in graph._scalar_slots and readers.get(out) == 1 \
+                and out not in output_slots:
+            floors[out] = (index, ins[0], graph.template[ins[1]])
+    dropped = set()
+    for index, (forward, ins, out, op) in enumerate(steps):
+        if forward is np.true_divide and len(ins) == 2 and ins[1] in floors:
+            floor_index, count, floor = floors[ins[1]]
+            steps[index] = (functools.partial(floored_divide, floor=floor),
+                            (ins[0], count), out, op)
+            dropped.add(floor_index)
+    return [step for index, step in enumerate(steps) if index not in dropped]
+
+
+def floored_divide(total, count, floor):
+    """``total / maximum(count, floor)`` for two numbers of one float dtype
+    (0-d arrays), in NumPy scalar arithmetic: the same float32 (or float64)
+    operations as the two ufunc calls, a tenth of their overhead. NaN
+    propagates as in ``maximum``. Anything else: the two ufuncs.
+
+    >>> floored_divide(np.array(3.0, "float32"), np.array(0.0, "float32"), 1e-12)
+    np.float32(3e+12)
+    """
+    if type(total) is not np.ndarray or type(count) is not np.ndarray or \
+            total.shape or count.shape or total.dtype != count.dtype or \
+            total.dtype.kind != "f":
+        return np.true_divide(total, np.maximum(count, floor))
+    count = count[()]
+    floor = count.dtype.type(floor)  # as maximum takes a Python number: weakly
+    return total[()] / (count if not count < floor else floor)
+
+
 # ------------------------------------------------------------ ReLU's mask
 def _where_zero(graph, step):
     """``where(condition, x, zeros)`` with constant zeros as
@@ -278,5 +323,5 @@ def add_to_number(variable, delta):
     return total
 
 
-__all__ = ["add_to_number", "checked_cast_indices", "rewrite", "row_max", "row_sum",
-           "softmax_crossentropy", "where_zero"]
+__all__ = ["add_to_number", "checked_cast_indices", "floored_divide", "rewrite",
+           "row_max", "row_sum", "softmax_crossentropy", "where_zero"]
