@@ -3,8 +3,9 @@
 #   make book       the website in _build/html (warnings are errors)
 #   make keras-releases  fetch the two pinned Keras wheels the book shows lines of
 #                   (once; cached outside the tree, KERASMINI_KERAS_CACHE to move it)
-#   make benchmark  time kerasmini's fit on the 8x8 digits (MLP, widths, CNN), an
-#                   LSTM (PyTorch joins when .venv-keras is there), a wide Dense,
+#   make benchmark  time kerasmini's fit on the 8x8 digits (MLP at batch 32 and
+#                   1024, widths, CNN), an LSTM (PyTorch joins both when
+#                   .venv-keras is there), a wide Dense,
 #                   float32 subnormals in Adam, and import kerasmini
 #                   (make venv-jax first: JAX on the CPU joins the MLP's table)
 #   make notebooks  re-run every chapter and store its outputs (after changing kerasmini)
@@ -139,8 +140,10 @@ $(JAX_VENV)/.installed: requirements.txt pyproject.toml
 	touch $@
 
 benchmark: venv
-	$(if $(wildcard $(JAX_VENV)/.installed),$(JAX_VENV)/bin/python,$(VPY)) \
-	  -m benchmarks.fit_digits
+	OPENBLAS_NUM_THREADS=1 \
+	  $(if $(wildcard $(JAX_VENV)/.installed),$(JAX_VENV)/bin/python,$(VPY)) \
+	  -m benchmarks.fit_digits \
+	  $(if $(wildcard $(KERAS_VENV)/bin/python),--torch-python $(KERAS_VENV)/bin/python)
 	OPENBLAS_NUM_THREADS=1 $(VPY) -m benchmarks.fit_lstm \
 	  $(if $(wildcard $(KERAS_VENV)/bin/python),--torch-python $(KERAS_VENV)/bin/python)
 	$(VPY) -m benchmarks.wide_dense
