@@ -541,3 +541,22 @@ def test_a_graph_fit_after_set_weights_trains_from_the_new_weights():
     eager.fit(x, y, batch_size=8, epochs=1, verbose=0, shuffle=False)
     for got, want in zip(model.get_weights(), eager.get_weights()):
         np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-6)
+
+
+def test_a_crossentropy_from_logits_takes_the_gradient_softmax_into_its_step():
+    # from_logits: the only softmax is the gradient's, recorded after the loss
+    def fit(run_eagerly):
+        keras.utils.set_random_seed(0)
+        model = keras.Sequential([keras.Input((3,)), keras.layers.Dense(4)])
+        model.compile(optimizer="sgd", run_eagerly=run_eagerly,
+                      loss=keras.losses.SparseCategoricalCrossentropy(from_logits=True))
+        x = np.random.default_rng(0).normal(size=(16, 3)).astype("float32")
+        history = model.fit(x, np.arange(16) % 4, batch_size=8, epochs=2, verbose=0,
+                            shuffle=False)
+        return model, history.history["loss"]
+
+    graph_model, graph_loss = fit(False)
+    _, eager_loss = fit(True)
+    np.testing.assert_allclose(graph_loss, eager_loss, rtol=1e-6)
+    source = next(iter(graph_model.train_function.graphs.values())).source
+    assert "# softmax_crossentropy" in source and "# softmax\n" not in source

@@ -51,6 +51,16 @@ def rewrite(graph, steps, output_slots):
     softmax crossentropy has two output slots (a tuple), which
     :func:`~kerasmini.backend.fast.codegen.compile_graph` writes as
     ``s1, s2 = f(...)``.
+
+    >>> from kerasmini.backend import function
+    >>> step = function(lambda labels, logits: (
+    ...     nn.softmax(logits, axis=1), nn.sparse_softmax_crossentropy(labels, logits)))
+    >>> _ = step(np.array([1]), np.zeros((1, 3), "float32"))
+    >>> graph = next(iter(step.graphs.values()))
+    >>> [op for _, _, _, op in graph.steps]
+    ['softmax', 'sparse_softmax_crossentropy']
+    >>> [op for _, _, _, op in rewrite(graph, graph.steps, graph.outputs[1])]
+    ['softmax_crossentropy']
     """
     steps = _softmax_crossentropy(steps, output_slots)
     steps = _checked_cast(steps, output_slots)
@@ -72,9 +82,10 @@ def _softmax_crossentropy(steps, output_slots):
     if not softmaxes:
         return steps
     steps = list(steps)
-    for index, (forward, ins, out, _) in enumerate(steps):
-        if forward is not nn._sparse_softmax_crossentropy:
+    for index, step in enumerate(steps):
+        if step is None or step[0] is not nn._sparse_softmax_crossentropy:
             continue
+        ins, out = step[1], step[2]
         labels, logits = ins
         first = softmaxes.pop(logits, None)
         if first is None:
