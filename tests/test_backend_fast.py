@@ -560,3 +560,12 @@ def test_a_crossentropy_from_logits_takes_the_gradient_softmax_into_its_step():
     np.testing.assert_allclose(graph_loss, eager_loss, rtol=1e-6)
     source = next(iter(graph_model.train_function.graphs.values())).source
     assert "# softmax_crossentropy" in source and "# softmax\n" not in source
+
+
+def test_the_traces_of_two_batch_shapes_share_one_packing():
+    model, _ = _mlp_fit(False, batch_size=16, epochs=1)  # batches of 16, 16, 8
+    assert len(model.train_function.graphs) == 2
+    arrays = [w._value for w in model.trainable_weights]
+    x = np.zeros((40, 3), "float32")
+    model.fit(x, np.arange(40) % 4, batch_size=16, epochs=2, verbose=0)
+    assert all(w._value is a for w, a in zip(model.trainable_weights, arrays))

@@ -23,6 +23,7 @@ True
 import collections
 import functools
 import math
+import weakref
 
 import numpy as np
 
@@ -60,7 +61,15 @@ def adam(groups, learning_rate, iterations, beta_1, beta_2, epsilon):
     """
     tensors = [learning_rate, iterations, *groups]
     writes = [i for i in range(2, len(tensors)) if (i - 2) % 4 < 3]
-    packing = Packing([groups[i:i + 3] for i in range(0, len(groups), 4)])
+    triples = [groups[i:i + 3] for i in range(0, len(groups), 4)]
+    # one packing for every trace of the same update (fit traces a step for
+    # each batch shape: the last batch of an epoch is often smaller), or the
+    # traces would pack the variables again, each into its own buffers, at
+    # every change of shape
+    key = tuple(id(tensor) for triple in triples for tensor in triple)
+    packing = _PACKINGS.get(key)
+    if packing is None:
+        packing = _PACKINGS[key] = Packing(triples)
     return Fused("adam_update", adam_update, tensors,
                  {"beta_1": beta_1, "beta_2": beta_2, "epsilon": epsilon,
                   "packing": packing}, writes)
@@ -108,6 +117,11 @@ def adam_update(learning_rate, iterations, *groups, beta_1, beta_2, epsilon,
 # Variables of at most this many entries are packed (a bias, a small kernel):
 # for them the eleven calls' overhead, not the arithmetic, is the cost.
 PACKED = 1 << 14
+
+
+# The packings alive (a graph's step holds each), by the variables they pack:
+# the variables cannot die, nor their ids be reused, while the packing lives.
+_PACKINGS = weakref.WeakValueDictionary()
 
 
 class Packing:
