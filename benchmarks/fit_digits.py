@@ -77,8 +77,8 @@ class _EpochClock(keras.callbacks.Callback):
 def train_kerasmini(x, y, initial_weights, epochs, batch_size, run_eagerly,
                     make_model=make_mlp, learning_rate=1e-3):
     """``fit`` from ``initial_weights``; returns (CPU seconds per epoch after
-    the first, history, model); the model's ``first_epoch`` attribute holds
-    the first epoch's CPU seconds (the trace and the first batches)."""
+    the first, history, model); the history's ``first_epoch`` holds the
+    first epoch's CPU seconds (the trace and the first batches)."""
     model = make_model()
     model.set_weights(initial_weights)
     model.compile(optimizer=keras.optimizers.Adam(learning_rate=learning_rate),
@@ -90,8 +90,8 @@ def train_kerasmini(x, y, initial_weights, epochs, batch_size, run_eagerly,
     history = model.fit(x, y, batch_size=batch_size, epochs=epochs, verbose=0,
                         callbacks=[clock])
     seconds = (time.process_time() - clock.second_epoch) / (epochs - 1)
-    model.first_epoch = clock.second_epoch - start
-    return seconds, history.history, model
+    logs = dict(history.history, first_epoch=clock.second_epoch - start)
+    return seconds, logs, model
 
 
 class HandAdam:
@@ -138,6 +138,7 @@ def hand_loop(x, y, params, epochs, batch_size, lr, step, clock=time.process_tim
     start = clock()
     for epoch in range(epochs):
         if skip_first and epoch == 1:
+            logs["first_epoch"] = clock() - start
             start = clock()
         order = rng.permutation(n)
         xs, ys = x[order], y[order]
@@ -222,6 +223,7 @@ def train_jax(x, y, initial_weights, epochs, batch_size):
     start = time.process_time()
     for epoch in range(epochs):
         if epoch == 1:
+            logs["first_epoch"] = time.process_time() - start
             start = time.process_time()
         order = rng.permutation(n)
         xs, ys = x[order], y[order]
@@ -253,9 +255,11 @@ with torch.no_grad():  # Keras's kernels are (inputs, units): torch's transposed
     model[2].weight.copy_(w2.T); model[2].bias.copy_(b2)
 opt = torch.optim.Adam(model.parameters(), lr=1e-3, eps=1e-7)
 n = len(x)
+begin = time.process_time()
 for epoch in range(epochs):
     if epoch == 1:
         start = time.process_time()
+        first = start - begin
     xs, ys = x[order[epoch]], y[order[epoch]]
     loss_sum = hits = 0.0
     for i in range(0, n, batch_size):
@@ -268,7 +272,7 @@ for epoch in range(epochs):
 seconds = (time.process_time() - start) / (epochs - 1)
 params = [model[0].weight.T, model[0].bias, model[2].weight.T, model[2].bias]
 np.savez(sys.argv[1] + ".out.npz", *[p.detach().numpy() for p in params])
-print(json.dumps({"seconds": seconds, "accuracy": hits / n}))
+print(json.dumps({"seconds": seconds, "accuracy": hits / n, "first": first}))
 """
 
 
@@ -291,7 +295,8 @@ def train_torch(python, x, y, initial_weights, epochs, batch_size, workdir):
     result = json.loads(done.stdout.strip().splitlines()[-1])
     with np.load(data + ".out.npz") as trained:
         params = [trained[f"arr_{i}"] for i in range(4)]
-    return result["seconds"], {"accuracy": [result["accuracy"]]}, params
+    return result["seconds"], {"accuracy": [result["accuracy"]],
+                               "first_epoch": result["first"]}, params
 
 
 def torch_python(given):
@@ -389,22 +394,33 @@ def interleaved(ways, repeat):
             for label, results in runs.items()}
 
 
-def report(title, results, batches, accuracy):
-    """Print one table: us per batch, ratio to the hand loop and to the
-    other contenders, accuracies, and kerasmini's first epoch (its trace)."""
+def report(title, results, batches, accuracy, epochs=None):
+    """Print one table: us per batch (the epochs after the first), ratios to
+    the hand loop and to the other contenders, accuracies, the first epoch
+    (kerasmini's trace) and, given ``epochs``, the ratio to the hand loop
+    of the whole run, first epoch included."""
     hand = [label for label in results if label.startswith("hand")][0]
     peers = [label for label in results if label.startswith(("JAX", "PyTorch"))]
     print(title)
-    print(f"{'':30s} {'us/batch':>9s} {'x hand':>7s} "
+    print(f"{'':30s} {'us/batch':>9s} {'x hand':>7s}"
           + "".join(f" {'x ' + p.split()[0]:>9s}" for p in peers)
-          + f" {'train acc':>10s} {'test acc':>9s} {'1st epoch':>10s}")
+          + f" {'train acc':>10s} {'test acc':>9s} {'1st epoch':>10s}"
+          + (f" {'all x hand':>10s}" if epochs else ""))
+
+    def whole_run(label):
+        seconds, history, _ = results[label]
+        return seconds * (epochs - 1) + history["first_epoch"]
+
     for label, (seconds, history, trained) in results.items():
         ratios = "".join(f" {seconds / results[p][0]:9.2f}" for p in peers)
-        first = getattr(trained, "first_epoch", None)
+        first = history.get("first_epoch")
         first = f"{first * 1e3:8.1f}ms" if first is not None else ""
-        print(f"{label:30s} {seconds / batches * 1e6:9.1f} "
-              f"{seconds / results[hand][0]:7.2f}{ratios} "
-              f"{history['accuracy'][-1]:10.4f} {accuracy(trained):9.4f} {first:>10s}")
+        line = (f"{label:30s} {seconds / batches * 1e6:9.1f} "
+                f"{seconds / results[hand][0]:7.2f}{ratios} "
+                f"{history['accuracy'][-1]:10.4f} {accuracy(trained):9.4f} {first:>10s}")
+        if epochs:
+            line += f" {whole_run(label) / whole_run(hand):10.2f}"
+        print(line)
     print()
 
 
@@ -477,7 +493,7 @@ def main(argv=None):
                f"{batch_size}, {epochs} epochs, Adam 1e-3, float32; CPU time of "
                f"epochs 2 to {epochs}, BLAS threads: {threads}, median of "
                f"{args.repeat}", interleaved(ways_for(), args.repeat),
-               -(-len(x_train) // batch_size), accuracy)
+               -(-len(x_train) // batch_size), accuracy, epochs)
 
     for width in args.widths:
         report(f"MLP 64-{width}-10, {max(2, args.epochs // 4)} epochs, median of "
