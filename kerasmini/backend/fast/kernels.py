@@ -374,7 +374,7 @@ def transpose(x, axes=None):
     >>> transpose(np.arange(6).reshape(2, 3), axes=(1, 0)).shape
     (3, 2)
     """
-    if x.ndim == 2 and axes in ((1, 0), None):
+    if x.ndim == 2 and (axes is None or type(axes) is tuple and axes == (1, 0)):
         return x.T
     return bnp._transpose(x, axes)
 

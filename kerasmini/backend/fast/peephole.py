@@ -186,7 +186,9 @@ def _checked_cast(steps, output_slots):
     for index, (forward, ins, out, _) in enumerate(steps):
         if isinstance(forward, functools.partial) and forward.func is bnp._cast \
                 and readers.get(out) == 1 and out not in output_slots:
-            casts[out] = (index, ins[0], forward.keywords["dtype"])
+            dtype = _dtype_name(forward.keywords["dtype"])
+            if dtype in _EXACT_INTEGERS:
+                casts[out] = (index, ins[0], dtype)
     dropped = set()
     for index, (forward, ins, out, op) in enumerate(steps):
         if isinstance(forward, functools.partial) and \
@@ -217,6 +219,13 @@ def checked_cast_indices(x, dtype, size, what):
 
 # the integers a float dtype holds exactly: 0 .. 2**(mantissa bits + 1)
 _EXACT_INTEGERS = {"float16": 1 << 11, "float32": 1 << 24, "float64": 1 << 53}
+
+
+def _dtype_name(dtype):
+    try:
+        return np.dtype(dtype).name
+    except TypeError:
+        return None
 
 
 # ------------------------------------------------------- a metric's result
