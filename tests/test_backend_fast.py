@@ -569,3 +569,65 @@ def test_the_traces_of_two_batch_shapes_share_one_packing():
     x = np.zeros((40, 3), "float32")
     model.fit(x, np.arange(40) % 4, batch_size=16, epochs=2, verbose=0)
     assert all(w._value is a for w, a in zip(model.trainable_weights, arrays))
+
+
+# ------------------------------------------------------- 2-D max pooling
+from kerasmini.backend import pooling  # noqa: E402
+from kerasmini.backend.fast import pooling as fast_pooling  # noqa: E402
+
+
+def _pool_cases():
+    rng = np.random.default_rng(7)
+    for dtype in ("float32", "float64"):
+        x = np.maximum(rng.normal(size=(3, 6, 8, 5)), 0).astype(dtype)  # ties at 0
+        x[0, 0, 0, 0] = -0.0
+        yield x, (2, 2), (2, 2), "valid"
+        yield x, (3, 2), (3, 2), "valid"
+        yield x, (2, 2), (1, 1), "valid"  # overlapping windows: the taught path
+        yield x, (2, 2), (2, 2), "same"
+        yield x[:, :5], (2, 2), (2, 2), "valid"  # a row left over
+
+
+@pytest.mark.parametrize("case", range(10))
+def test_max_pool_twins_give_the_taught_values_and_gradients(case):
+    x, pool_size, strides, padding = list(_pool_cases())[case]
+    want = pooling._max_pool(x, pool_size, strides, padding)
+    np.testing.assert_array_equal(fast_pooling.max_pool(x, pool_size, strides, padding),
+                                  want)
+    g = np.random.default_rng(case).normal(size=want.shape).astype(x.dtype)
+    g.flat[0] = -0.0
+    got = fast_pooling.max_pool_backprop(x, g, pool_size, strides, padding)
+    expected = pooling._max_pool_backprop_fwd(x, g, pool_size, strides, padding)
+    assert got.dtype == expected.dtype
+    np.testing.assert_array_equal(got.view(np.uint8), expected.view(np.uint8))
+
+
+def test_the_max_pool_gradient_twin_sends_a_nan_window_to_the_taught_path():
+    x = np.zeros((1, 2, 2, 1))
+    x[0, 1, 0, 0] = np.nan
+    g = np.ones((1, 1, 1, 1))
+    np.testing.assert_array_equal(
+        fast_pooling.max_pool_backprop(x, g, (2, 2), (2, 2), "valid"),
+        pooling._max_pool_backprop_fwd(x, g, (2, 2), (2, 2), "valid"))
+
+
+def test_a_graph_fit_of_a_cnn_runs_the_pooling_twins_and_gives_the_eager_numbers():
+    def fit(run_eagerly):
+        keras.utils.set_random_seed(0)
+        model = keras.Sequential([
+            keras.Input((6, 6, 1)),
+            keras.layers.Conv2D(3, 3, padding="same", activation="relu"),
+            keras.layers.MaxPooling2D(), keras.layers.Flatten(),
+            keras.layers.Dense(3, activation="softmax")])
+        model.compile(optimizer="adam", loss="sparse_categorical_crossentropy",
+                      run_eagerly=run_eagerly)
+        x = np.random.default_rng(0).normal(size=(12, 6, 6, 1)).astype("float32")
+        model.fit(x, np.arange(12) % 3, batch_size=4, epochs=2, verbose=0, shuffle=False)
+        return model
+
+    graph, eager = fit(False), fit(True)
+    for got, want in zip(graph.get_weights(), eager.get_weights()):
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-6)
+    forwards = [getattr(s[0], "func", s[0]) for s in
+                codegen.plan(next(iter(graph.train_function.graphs.values())))]
+    assert fast_pooling.max_pool in forwards and fast_pooling.max_pool_backprop in forwards

@@ -9,7 +9,8 @@ one seam: the compiler that turns a traced graph into Python
 traced code marked as fusible (Adam's update of every variable in one
 in-place, cache-blocked call, the small variables packed in one flat
 buffer), faster twins of single primitives (the label check, ``mean``,
-``one_hot``, ``relu``, ``transpose``, ``argmax``) and peepholes, small
+``one_hot``, ``relu``, ``transpose``, ``argmax``, and 2-D max pooling in
+:mod:`~kerasmini.backend.fast.pooling`) and peepholes, small
 patterns of recorded steps written as one kernel
 (:mod:`~kerasmini.backend.fast.peephole`: a softmax and its crossentropy
 from one ``exp``, ReLU's gradient without ``np.where``, the labels' cast
@@ -29,5 +30,6 @@ kernel in its place.
 
 >>> from kerasmini.backend.fast import codegen, kernels
 >>> sorted(f.__name__ for f in kernels.FASTER.values())
-['argmax', 'checked_indices', 'mean', 'one_hot', 'relu', 'transpose']
+['argmax', 'checked_indices', 'max_pool', 'max_pool_backprop', 'mean', 'one_hot', 'relu',
+ 'transpose']
 """

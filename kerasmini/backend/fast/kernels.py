@@ -27,9 +27,10 @@ import weakref
 
 import numpy as np
 
-from kerasmini.backend import checks
+from kerasmini.backend import checks, pooling
 from kerasmini.backend import nn as bnn
 from kerasmini.backend import numpy as bnp
+from kerasmini.backend.fast import pooling as fast_pooling
 
 Fused = collections.namedtuple("Fused", "name kernel tensors params writes")
 Fused.__doc__ = """What traced code offers the compiler for a fusible region.
@@ -392,7 +393,10 @@ def argmax(x, axis=-1):
 # The forward function of a primitive -> its faster twin (same arguments).
 FASTER = {checks.checked_indices.forward: checked_indices, bnp.mean.forward: mean,
           bnn.one_hot.forward: one_hot, bnn.relu.forward: relu,
-          bnp._transpose: transpose, bnp.argmax.forward: argmax}
+          bnp._transpose: transpose, bnp.argmax.forward: argmax,
+          # 2-D max pooling whose windows tile the image (backend/fast/pooling.py)
+          pooling._max_pool: fast_pooling.max_pool,
+          pooling._max_pool_backprop_fwd: fast_pooling.max_pool_backprop}
 
 
 __all__ = ["BLOCK", "FASTER", "Fused", "PACKED", "Packing", "adam", "adam_update",
