@@ -20,8 +20,10 @@ at batch 1024:
    model, weights, batches and Adam, in a subprocess, one thread.
 
 Then the same MLP with hidden widths 512 and 2048 (graph fit against the
-hand loop), and a small CNN (Conv2D-MaxPooling2D-Dense) against a
-hand-written NumPy CNN.
+hand loop); a wider and deeper MLP, 784 -> 512 -> 512 -> 10 on the digits
+enlarged to 28 x 28 (MNIST's size), against the hand loop, JAX and PyTorch;
+and a small CNN (Conv2D-MaxPooling2D-Dense) against a hand-written NumPy
+CNN and PyTorch.
 
 Every figure is CPU time (``time.process_time``) of the epochs after the
 first, per batch: the first epoch holds kerasmini's trace (printed apart,
@@ -55,14 +57,25 @@ def load_digits():
     return (x_train, y_train.astype("int64")), (x_test, y_test.astype("int64"))
 
 
-def make_mlp(width=64):
+def load_digits_784():
+    """The digits as 28 x 28 images, flat (784 features): each pixel three by
+    three, two blank pixels around, the size of MNIST's images."""
+    def enlarge(x):
+        x = np.kron(x.reshape(len(x), 8, 8), np.ones((3, 3), "float32"))
+        return np.pad(x, ((0, 0), (2, 2), (2, 2))).reshape(len(x), 784)
+
+    (x_train, y_train), (x_test, y_test) = load_digits()
+    return (enlarge(x_train), y_train), (enlarge(x_test), y_test)
+
+
+def make_mlp(width=64, inputs=64, depth=1):
+    """``inputs -> width relu (depth times) -> 10 softmax``."""
     keras.backend.clear_session()
     keras.utils.set_random_seed(SEED)
-    model = keras.Sequential([
-        keras.Input(shape=(64,)),
-        layers.Dense(width, activation="relu"),
-        layers.Dense(10, activation="softmax"),
-    ])
+    model = keras.Sequential(
+        [keras.Input(shape=(inputs,))]
+        + [layers.Dense(width, activation="relu") for _ in range(depth)]
+        + [layers.Dense(10, activation="softmax")])
     return model
 
 
@@ -170,6 +183,35 @@ def train_numpy(x, y, initial_weights, epochs, batch_size):
     return hand_loop(x, y, params, epochs, batch_size, 1e-3, step, skip_first=True)
 
 
+def mlp_forward(params, xb):
+    """Any depth: the layers' inputs, their pre-activations, the logits."""
+    inputs, before = [xb], []
+    for i in range(0, len(params) - 2, 2):
+        before.append(inputs[-1] @ params[i] + params[i + 1])
+        inputs.append(np.maximum(before[-1], 0))
+    return inputs, before, inputs[-1] @ params[-2] + params[-1]
+
+
+def mlp_step(params, xb, yb):
+    """Forward, loss and gradients of an MLP of any depth (the step of
+    :func:`train_numpy` written as loops over the layers)."""
+    inputs, before, logits = mlp_forward(params, xb)
+    p, loss, g = softmax_crossentropy(logits, yb)
+    grads = [None] * len(params)
+    grads[-2], grads[-1] = inputs[-1].T @ g, g.sum(axis=0)
+    for i in range(len(before) - 1, -1, -1):
+        g = (g @ params[2 * i + 2].T) * (before[i] > 0)
+        grads[2 * i], grads[2 * i + 1] = inputs[i].T @ g, g.sum(axis=0)
+    return p, loss, grads
+
+
+def train_numpy_deep(x, y, initial_weights, epochs, batch_size):
+    """An MLP of any depth trained by hand (:func:`mlp_step`)."""
+    params = [np.array(w, dtype="float32") for w in initial_weights]
+    return hand_loop(x, y, params, epochs, batch_size, 1e-3,
+                     lambda xb, yb: mlp_step(params, xb, yb), skip_first=True)
+
+
 def jax_available():
     """True when JAX is importable (``make venv-jax``): an optional contender."""
     return importlib.util.find_spec("jax") is not None
@@ -193,8 +235,10 @@ def train_jax(x, y, initial_weights, epochs, batch_size):
     lr, beta_1, beta_2, eps = 1e-3, 0.9, 0.999, 1e-7
 
     def loss_and_logits(params, xb, yb):
-        w1, b1, w2, b2 = params
-        logits = jnp.maximum(xb @ w1 + b1, 0) @ w2 + b2
+        h = xb
+        for i in range(0, len(params) - 2, 2):
+            h = jnp.maximum(h @ params[i] + params[i + 1], 0)
+        logits = h @ params[-2] + params[-1]
         log_p = jax.nn.log_softmax(logits)
         return -jnp.take_along_axis(log_p, yb[:, None], axis=1).mean(), logits
 
@@ -247,13 +291,46 @@ torch.set_num_threads(1)
 data = np.load(sys.argv[1])
 epochs, batch_size = int(sys.argv[2]), int(sys.argv[3])
 x, y, order = (torch.from_numpy(data[k]) for k in ("x", "y", "order"))
-w1, b1, w2, b2 = (torch.from_numpy(data[f"w{i}"]) for i in range(4))
-model = torch.nn.Sequential(torch.nn.Linear(w1.shape[0], w1.shape[1]), torch.nn.ReLU(),
-                            torch.nn.Linear(w2.shape[0], w2.shape[1]))
-with torch.no_grad():  # Keras's kernels are (inputs, units): torch's transposed
-    model[0].weight.copy_(w1.T); model[0].bias.copy_(b1)
-    model[2].weight.copy_(w2.T); model[2].bias.copy_(b2)
-opt = torch.optim.Adam(model.parameters(), lr=1e-3, eps=1e-7)
+kind, lr = sys.argv[4], float(sys.argv[5])
+weights = [torch.from_numpy(data[f"w{i}"]) for i in range(int(data["count"]))]
+
+
+class KerasCNN(torch.nn.Module):
+    # Conv2D(16, 3, same, relu) - MaxPooling2D - Flatten - Dense(10), on
+    # channels-last images, flattened in Keras's (height, width, channels) order
+    def __init__(self, kernel, bias, dense, dense_bias):
+        super().__init__()
+        self.conv = torch.nn.Conv2d(kernel.shape[2], kernel.shape[3], kernel.shape[0],
+                                    padding="same")
+        self.dense = torch.nn.Linear(*dense.shape)
+        with torch.no_grad():  # (kh, kw, in, out) -> (out, in, kh, kw)
+            self.conv.weight.copy_(kernel.permute(3, 2, 0, 1)); self.conv.bias.copy_(bias)
+            self.dense.weight.copy_(dense.T); self.dense.bias.copy_(dense_bias)
+
+    def forward(self, x):
+        h = torch.relu(self.conv(x.permute(0, 3, 1, 2)))
+        h = torch.nn.functional.max_pool2d(h, 2)
+        return self.dense(h.permute(0, 2, 3, 1).flatten(1))
+
+    def keras_weights(self):
+        return [self.conv.weight.permute(2, 3, 1, 0), self.conv.bias,
+                self.dense.weight.T, self.dense.bias]
+
+
+if kind == "cnn":
+    model = KerasCNN(*weights)
+else:
+    layers = []
+    for i in range(0, len(weights), 2):  # Dense(relu) ..., Dense (the logits)
+        layers += [torch.nn.Linear(*weights[i].shape), torch.nn.ReLU()]
+    model = torch.nn.Sequential(*layers[:-1])
+    linears = [m for m in model if isinstance(m, torch.nn.Linear)]
+    with torch.no_grad():  # Keras's kernels are (inputs, units): torch's transposed
+        for linear, kernel, bias in zip(linears, weights[::2], weights[1::2]):
+            linear.weight.copy_(kernel.T); linear.bias.copy_(bias)
+    model.keras_weights = lambda: [p for linear in linears
+                                   for p in (linear.weight.T, linear.bias)]
+opt = torch.optim.Adam(model.parameters(), lr=lr, eps=1e-7)
 n = len(x)
 begin = time.process_time()
 for epoch in range(epochs):
@@ -270,31 +347,33 @@ for epoch in range(epochs):
         loss_sum += loss.item() * len(xb)  # the batch's loss and accuracy,
         hits += (logits.argmax(1) == yb).sum().item()  # read as fit reads them
 seconds = (time.process_time() - start) / (epochs - 1)
-params = [model[0].weight.T, model[0].bias, model[2].weight.T, model[2].bias]
-np.savez(sys.argv[1] + ".out.npz", *[p.detach().numpy() for p in params])
+params = model.keras_weights()
+np.savez(sys.argv[1] + ".out.npz", *[p.detach().contiguous().numpy() for p in params])
 print(json.dumps({"seconds": seconds, "accuracy": hits / n, "first": first}))
 """
 
 
-def train_torch(python, x, y, initial_weights, epochs, batch_size, workdir):
-    """The MLP in PyTorch, run by ``python`` in a subprocess (one thread);
-    the hand loop's batches. Returns (seconds per epoch, logs, weights)."""
+def train_torch(python, x, y, initial_weights, epochs, batch_size, workdir,
+                kind="mlp", learning_rate=1e-3):
+    """The MLP (``kind="mlp"``, any depth) or the CNN (``"cnn"``) in PyTorch,
+    run by ``python`` in a subprocess (one thread); the hand loop's batches.
+    Returns (seconds per epoch, logs, weights in Keras's layout)."""
     import json
     import subprocess
 
     rng = np.random.default_rng(SEED)  # the hand loop's batches
     order = np.stack([rng.permutation(len(x)) for _ in range(epochs)])
     data = os.path.join(workdir, "mlp_data.npz")
-    np.savez(data, x=x, y=y.astype("int64"), order=order,
+    np.savez(data, x=x, y=y.astype("int64"), order=order, count=len(initial_weights),
              **{f"w{i}": np.asarray(w, "float32")
                 for i, w in enumerate(initial_weights)})
     env = dict(os.environ, OMP_NUM_THREADS="1", OPENBLAS_NUM_THREADS="1")
     done = subprocess.run([python, "-c", TORCH_SCRIPT, data, str(epochs),
-                           str(batch_size)], capture_output=True, text=True,
-                          env=env, check=True)
+                           str(batch_size), kind, str(learning_rate)],
+                          capture_output=True, text=True, env=env, check=True)
     result = json.loads(done.stdout.strip().splitlines()[-1])
     with np.load(data + ".out.npz") as trained:
-        params = [trained[f"arr_{i}"] for i in range(4)]
+        params = [trained[f"arr_{i}"] for i in range(len(initial_weights))]
     return result["seconds"], {"accuracy": [result["accuracy"]],
                                "first_epoch": result["first"]}, params
 
@@ -310,8 +389,7 @@ def torch_python(given):
 
 
 def numpy_accuracy(params, x, y):
-    w1, b1, w2, b2 = params
-    logits = np.maximum(x @ w1 + b1, 0) @ w2 + b2
+    logits = mlp_forward(params, x)[-1]
     return float((logits.argmax(axis=1) == y).mean())
 
 
@@ -451,6 +529,8 @@ def main(argv=None):
                         help="other hidden widths of the MLP (graph fit only)")
     parser.add_argument("--torch-python", default=None,
                         help="a Python with torch installed (a PyTorch row)")
+    parser.add_argument("--no-deep", dest="deep", action="store_false",
+                        help="skip the MLP 784-512-512-10")
     args = parser.parse_args(argv)
     import tempfile
 
@@ -500,6 +580,39 @@ def main(argv=None):
                f"{args.repeat}", wide_mlp(width, x_train, y_train, args), batches,
                accuracy)
 
+    if args.deep:  # 784-512-512-10 on the digits enlarged to 28 x 28
+        (xd_train, yd_train), (xd_test, yd_test) = load_digits_784()
+        epochs = max(2, args.epochs // 4)
+
+        def make_deep():
+            return make_mlp(512, inputs=784, depth=2)
+
+        deep_weights = make_deep().get_weights()
+        ways = {
+            "kerasmini fit (graph)": lambda: train_kerasmini(
+                xd_train, yd_train, deep_weights, epochs, args.batch_size, False,
+                make_model=make_deep),
+            "hand-written NumPy loop": lambda: train_numpy_deep(
+                xd_train, yd_train, deep_weights, epochs, args.batch_size),
+        }
+        if jax_available():
+            ways["JAX jit loop (CPU)"] = lambda: train_jax(
+                xd_train, yd_train, deep_weights, epochs, args.batch_size)
+        if python:
+            ways["PyTorch CPU loop"] = lambda: train_torch(
+                python, xd_train, yd_train, deep_weights, epochs, args.batch_size,
+                workdir)
+
+        def deep_accuracy(trained):
+            if isinstance(trained, list):
+                return numpy_accuracy(trained, xd_test, yd_test)
+            return trained.evaluate(xd_test, yd_test, verbose=0)[1]
+
+        report(f"MLP 784-512-512-10 on the digits enlarged to 28 x 28, batch "
+               f"{args.batch_size}, {epochs} epochs, Adam 1e-3, median of "
+               f"{args.repeat}", interleaved(ways, args.repeat), batches,
+               deep_accuracy, epochs)
+
     (xi_train, yi_train), (xi_test, yi_test) = load_images()
     epochs = max(2, args.epochs // 2)
     cnn_weights = make_cnn().get_weights()
@@ -510,6 +623,10 @@ def main(argv=None):
         "hand-written NumPy loop": lambda: train_numpy_cnn(
             xi_train, yi_train, cnn_weights, epochs, args.batch_size),
     }
+    if python:
+        ways["PyTorch CPU loop"] = lambda: train_torch(
+            python, xi_train, yi_train, cnn_weights, epochs, args.batch_size, workdir,
+            kind="cnn", learning_rate=3e-3)
 
     def cnn_accuracy(trained):
         if isinstance(trained, list):
@@ -518,7 +635,7 @@ def main(argv=None):
 
     report(f"CNN Conv2D(16, 3)-MaxPooling2D-Dense(10), Adam 3e-3, {epochs} "
            f"epochs, median of {args.repeat}", interleaved(ways, args.repeat),
-           batches, cnn_accuracy)
+           batches, cnn_accuracy, epochs)
 
 
 if __name__ == "__main__":
