@@ -13,7 +13,7 @@ import pytest
 import kerasmini as keras
 from kerasmini.backend import Variable, checks, function
 from kerasmini.backend import numpy as bnp
-from kerasmini.backend.fast import codegen, kernels
+from kerasmini.backend.fast import codegen, kernels, twins
 from kerasmini.backend.fast.kernels import BLOCK, Fused
 from kerasmini.backend.graph import fusible
 from kerasmini.optimizers import SGD, Adagrad, Adam, RMSprop
@@ -465,23 +465,23 @@ def test_add_to_number_is_the_taught_write():
 # --------------------------------------------------------------- twins
 def test_one_hot_twin_is_the_taught_op_and_refuses_bad_labels():
     labels = np.array([2, 0, 1])
-    np.testing.assert_array_equal(kernels.one_hot(labels, num_classes=3),
+    np.testing.assert_array_equal(twins.one_hot(labels, num_classes=3),
                                   bnn.one_hot.forward(labels, num_classes=3))
     for bad in (-1, 3):
         with pytest.raises(ValueError, match="must be integers in"):
-            kernels.one_hot(np.array([0, bad]), num_classes=3)
+            twins.one_hot(np.array([0, bad]), num_classes=3)
 
 
 def test_relu_transpose_argmax_twins_are_the_taught_ops():
     x = np.random.default_rng(0).normal(size=(4, 3)).astype("float32")
-    np.testing.assert_array_equal(kernels.relu(x), bnn.relu.forward(x))
-    assert kernels.relu(x).dtype == x.dtype
-    np.testing.assert_array_equal(kernels.relu(np.array([-1, 2], "int8")), [0, 2])
-    np.testing.assert_array_equal(kernels.transpose(x, axes=(1, 0)),
+    np.testing.assert_array_equal(twins.relu(x), bnn.relu.forward(x))
+    assert twins.relu(x).dtype == x.dtype
+    np.testing.assert_array_equal(twins.relu(np.array([-1, 2], "int8")), [0, 2])
+    np.testing.assert_array_equal(twins.transpose(x, axes=(1, 0)),
                                   bnp._transpose(x, (1, 0)))
     y = np.zeros((2, 3, 4))
-    assert kernels.transpose(y, axes=(2, 0, 1)).shape == (4, 2, 3)
-    got, want = kernels.argmax(x, axis=1), bnp.argmax.forward(x, axis=1)
+    assert twins.transpose(y, axes=(2, 0, 1)).shape == (4, 2, 3)
+    got, want = twins.argmax(x, axis=1), bnp.argmax.forward(x, axis=1)
     np.testing.assert_array_equal(got, want)
     assert got.dtype == want.dtype
 

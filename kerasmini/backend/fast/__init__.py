@@ -8,8 +8,9 @@ one seam: the compiler that turns a traced graph into Python
 (:mod:`~kerasmini.backend.fast.kernels`): fused kernels for regions the
 traced code marked as fusible (Adam's update of every variable in one
 in-place, cache-blocked call, the small variables packed in one flat
-buffer), faster twins of single primitives (the label check, ``mean``,
-``one_hot``, ``relu``, ``transpose``, ``argmax``, and 2-D max pooling in
+buffer), faster twins of single primitives (the label check, ``mean``;
+``one_hot``, ``relu``, ``transpose``, ``argmax`` in
+:mod:`~kerasmini.backend.fast.twins`; 2-D max pooling in
 :mod:`~kerasmini.backend.fast.pooling`) and peepholes, small
 patterns of recorded steps written as one kernel
 (:mod:`~kerasmini.backend.fast.peephole`: a softmax and its crossentropy

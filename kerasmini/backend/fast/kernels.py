@@ -10,7 +10,10 @@ steps they stand for, in two ways:
   with :func:`kerasmini.backend.graph.fusible` (Adam's loop of
   ``update_step`` calls becomes one :func:`adam_update`);
 * a **faster twin** replaces the forward function of one primitive wherever
-  a step calls it (:data:`FASTER`: the label check, ``mean``).
+  a step calls it (:data:`FASTER`: the label check and ``mean`` here,
+  ``one_hot``, ``relu``, ``transpose`` and ``argmax`` in
+  :mod:`~kerasmini.backend.fast.twins`, 2-D max pooling in
+  :mod:`~kerasmini.backend.fast.pooling`).
 
 Eager code and :meth:`Graph.replay <kerasmini.backend.graph.Graph.replay>`
 run the taught version; ``tests/test_backend_fast.py`` checks that both give
@@ -21,7 +24,6 @@ True
 """
 
 import collections
-import functools
 import math
 import weakref
 
@@ -31,6 +33,7 @@ from kerasmini.backend import checks, pooling
 from kerasmini.backend import nn as bnn
 from kerasmini.backend import numpy as bnp
 from kerasmini.backend.fast import pooling as fast_pooling
+from kerasmini.backend.fast import twins
 
 Fused = collections.namedtuple("Fused", "name kernel tensors params writes")
 Fused.__doc__ = """What traced code offers the compiler for a fusible region.
@@ -270,10 +273,7 @@ def _adam_block(variable, m, v, gradient, alpha, decay_1, decay_2, epsilon):
 
 
 # ------------------------------------------------------------ label check
-# An integer dtype -> the unsigned one of its size, to read labels as (a
-# negative label becomes huge)
-UNSIGNED = {np.dtype(f"{kind}{size}"): np.dtype(f"u{size}")
-            for kind in "iu" for size in (1, 2, 4, 8)}
+UNSIGNED = twins.UNSIGNED  # int dtype -> the unsigned one (a negative label: huge)
 
 
 def checked_indices(x, size, what):
@@ -325,80 +325,15 @@ def mean(x, axis=None, keepdims=False):
     return np.asarray(total / count)
 
 
-# --------------------------------------------------------------- one_hot
-def one_hot(x, num_classes, dtype="float32"):
-    """``backend.nn.one_hot`` as rows of an identity matrix made once.
-
-    The taught op checks the labels with two reductions and builds
-    ``np.eye(num_classes)`` for every batch; here integer labels take one
-    reduction (read as unsigned, a negative label is huge, as in
-    :func:`checked_indices`) and the identity matrix is kept. Anything else,
-    a bad label included, takes the taught op (and its ``ValueError``).
-
-    >>> one_hot(np.array([2, 0]), num_classes=3)
-    array([[0., 0., 1.],
-           [1., 0., 0.]], dtype=float32)
-    """
-    x = np.asarray(x)
-    unsigned = UNSIGNED.get(x.dtype)
-    if unsigned is None or not x.size or x.view(unsigned).max() >= num_classes:
-        return bnn.one_hot.forward(x, num_classes=num_classes, dtype=dtype)
-    return _identity(num_classes, dtype)[x]
-
-
-@functools.lru_cache(maxsize=16)
-def _identity(size, dtype):  # (dtype: a name, hashable)
-    eye = np.eye(size, dtype=dtype)
-    eye.flags.writeable = False  # shared by every call: indexing it copies
-    return eye
-
-
-# ------------------------------------------------- calls without wrappers
-# The taught forward functions are written for every input; for the common
-# case these skip a conversion or a dispatch of a few tenths of a microsecond,
-# a dozen times a batch.
-def relu(x):
-    """``relu`` of a float array: ``np.maximum(x, 0)`` keeps its dtype
-    already (the taught op casts back for every dtype).
-
-    >>> relu(np.array([-1.0, 2.0], "float32"))
-    array([0., 2.], dtype=float32)
-    """
-    if x.dtype.kind == "f":
-        return np.maximum(x, 0)
-    return bnn.relu.forward(x)
-
-
-def transpose(x, axes=None):
-    """``transpose`` of a matrix as its ``.T`` view.
-
-    >>> transpose(np.arange(6).reshape(2, 3), axes=(1, 0)).shape
-    (3, 2)
-    """
-    if x.ndim == 2 and (axes is None or type(axes) is tuple and axes == (1, 0)):
-        return x.T
-    return bnp._transpose(x, axes)
-
-
-def argmax(x, axis=-1):
-    """``argmax`` (int32 indices) by the array's method, without
-    ``np.argmax``'s dispatch.
-
-    >>> argmax(np.array([[0.1, 0.7, 0.2]]), axis=1)
-    array([1], dtype=int32)
-    """
-    return x.argmax(axis=axis).astype(np.int32)
-
-
 # The forward function of a primitive -> its faster twin (same arguments).
 FASTER = {checks.checked_indices.forward: checked_indices, bnp.mean.forward: mean,
-          bnn.one_hot.forward: one_hot, bnn.relu.forward: relu,
-          bnp._transpose: transpose, bnp.argmax.forward: argmax,
+          # calls without wrappers (backend/fast/twins.py)
+          bnn.one_hot.forward: twins.one_hot, bnn.relu.forward: twins.relu,
+          bnp._transpose: twins.transpose, bnp.argmax.forward: twins.argmax,
           # 2-D max pooling whose windows tile the image (backend/fast/pooling.py)
           pooling._max_pool: fast_pooling.max_pool,
           pooling._max_pool_backprop_fwd: fast_pooling.max_pool_backprop}
 
 
 __all__ = ["BLOCK", "FASTER", "Fused", "PACKED", "Packing", "adam", "adam_update",
-           "adam_update_variable", "argmax", "checked_indices", "mean", "one_hot",
-           "relu", "transpose"]
+           "adam_update_variable", "checked_indices", "mean"]
