@@ -33,6 +33,9 @@ import sys
 from collections import Counter
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from i18n_markdown import block_problem  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 LANGUAGE = "zh_CN"
 LOCALES = ROOT / "locales"
@@ -99,6 +102,9 @@ def problems(msgid: str, msgstr: str) -> list[str]:
         found.append(f"markup changed: lost {lost}, added {added}")
     if needs_words(msgid) and not _CJK.search(_prose(msgstr)):
         found.append("no Chinese outside the markup (left in English?)")
+    block = block_problem(msgid, msgstr)
+    if block:
+        found.append(block)
     return found
 
 
