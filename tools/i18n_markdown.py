@@ -92,6 +92,36 @@ def block_problem(msgid: str, msgstr: str) -> str:
     return ""
 
 
+def unescape_heading(msgstr: str) -> str:
+    """A numbered title as a heading's source writes it: ``3\\. x`` -> ``3. x``
+    (after ``#`` no list can start, so the escape is not needed there)."""
+    return re.sub(r"^(\d+)\\\. ", r"\1. ", msgstr)
+
+
+def skeleton(text: str) -> list[tuple]:
+    """The Markdown structure of ``text`` without its words: every block token
+    (lists and their markers, tables, headings and their levels, fences with
+    their code, maths, targets, comments) and, for a prose directive, its
+    name, options and the skeleton of its body. A translation keeps it."""
+    out = []
+    for token in parser().parse(text):
+        if token.type == "inline":
+            continue
+        entry = (token.type, token.tag, token.markup, token.level,
+                 tuple(sorted((token.attrs or {}).items())))
+        match = _DIRECTIVE.match(token.info.strip()) if token.info else None
+        if token.type in ("fence", "colon_fence") and match and match.group(1) in PROSE:
+            name, argument = match.groups()
+            body = token.content.split("\n")
+            skip = _options(body)
+            entry += (name, "" if name in TITLED else argument, tuple(body[:skip]),
+                      tuple(skeleton("\n".join(body[skip:]))))
+        else:
+            entry += (token.info, token.content)
+        out.append(entry)
+    return out
+
+
 # --------------------------------------------------------------------------
 # Translating a Markdown cell.
 
@@ -164,7 +194,7 @@ def _block(token, opener, lines, lookup, missing):
             line = lines[first]
             start = line.index(token.content)
             if _NUMBERED.match(token.content):  # no list here: unescape
-                msgstr = re.sub(r"^(\d+)\\\. ", r"\1. ", msgstr)
+                msgstr = unescape_heading(msgstr)
             new = line[:start] + msgstr + line[start + len(token.content):]
             return first, first + 1, [new]
         end -= 1  # setext: keep the underline

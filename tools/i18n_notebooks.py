@@ -22,7 +22,7 @@ import copy
 import json
 from pathlib import Path
 
-from i18n_markdown import NotTranslated, translate
+from i18n_markdown import NotTranslated, skeleton, translate
 
 ROOT = Path(__file__).resolve().parent.parent
 CHAPTERS = ROOT / "chapters"
@@ -57,6 +57,11 @@ def _source(cell) -> str:
 
 def _alt(cell):
     return cell.get("metadata", {}).get("mystnb", {}).get("image", {}).get("alt")
+
+
+def cell_skeleton(cell) -> list[tuple]:
+    """The Markdown structure of a cell (``i18n_markdown.skeleton``)."""
+    return skeleton(_source(cell))
 
 
 def translate_notebook(nb: dict, lookup, where: str) -> dict:
