@@ -236,6 +236,9 @@ $$
 :label: ch00-count
 
 Write `f`.
+
+- a step
+  - a sub step
 ::::
 ```python
 print("code stays")
@@ -251,6 +254,7 @@ SAMPLE_ZH = {
     "an alternative": "二选一", "empty cell": "空单元格",
     "Count `it`": "数一数 `it`",
     "Write `f`.": "编写 `f`。",
+    "a step": "一步", "a sub step": "一小步",
 }
 
 
@@ -278,6 +282,9 @@ $$
 :label: ch00-count
 
 编写 `f`。
+
+- 一步
+  - 一小步
 ::::
 ```python
 print("code stays")

@@ -192,7 +192,7 @@ def _block(token, opener, lines, lookup, missing):
     if opener.type == "heading_open":
         if opener.markup.startswith("#"):  # ATX: "## title ##"
             line = lines[first]
-            start = line.index(token.content)
+            start = line.index(token.content, line.index("#") + len(opener.markup))
             if _NUMBERED.match(token.content):  # no list here: unescape
                 msgstr = unescape_heading(msgstr)
             new = line[:start] + msgstr + line[start + len(token.content):]
@@ -271,7 +271,7 @@ def _fence(token, lines, lookup, missing):
     body = lines[first + 1: end - 1 if closed else end]
     skip = _options(body)
     indent = len(lines[first]) - len(lines[first].lstrip(" "))
-    inner = [line[indent:] if line[:indent].isspace() else line.lstrip(" ")
+    inner = [line[indent:] if not line[:indent].strip() else line.lstrip(" ")
              for line in body[skip:]]
     translated = _translate("\n".join(inner), lookup, missing)
     new_body = [(" " * indent + line) if line else line
