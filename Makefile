@@ -151,10 +151,12 @@ benchmark: venv
 	$(VPY) -m benchmarks.import_cost
 
 # The chapters show kerasmini's own source and line numbers: after editing the
-# library, re-run them so their stored outputs (which nbval compares) are current.
+# library, re-run them so their stored outputs (which nbval compares) are current;
+# then the Chinese notebooks take the new code and outputs (tools/i18n.py).
 notebooks: venv graphviz
 	$(VENV)/bin/jupyter nbconvert --to notebook --execute --inplace chapters/*.ipynb
 	$(VPY) tools/clean_notebooks.py chapters/*.ipynb
+	$(VPY) tools/i18n.py notebooks
 
 # Teachers: nbgrader (requirements-classroom.txt) is installed on first use; readers
 # who only build the book never need it. The course folder is nbgrader's own
