@@ -5,8 +5,9 @@
 #   make book-en, make book-zh  one edition only
 #   make keras-releases  fetch the two pinned Keras wheels the book shows lines of
 #                   (once; cached outside the tree, KERASMINI_KERAS_CACHE to move it)
-#   make benchmark  time kerasmini's fit on the 8x8 digits (MLP, widths, CNN), an
-#                   LSTM (PyTorch joins when .venv-keras is there), a wide Dense,
+#   make benchmark  time kerasmini's fit on the 8x8 digits (MLP at batch 32 and
+#                   1024, widths, CNN), an LSTM (PyTorch joins both when
+#                   .venv-keras is there), a wide Dense,
 #                   float32 subnormals in Adam, and import kerasmini
 #                   (make venv-jax first: JAX on the CPU joins the MLP's table)
 #   make notebooks  re-run every chapter and store its outputs (after changing kerasmini)
@@ -155,8 +156,10 @@ $(JAX_VENV)/.installed: requirements.txt pyproject.toml
 	touch $@
 
 benchmark: venv
-	$(if $(wildcard $(JAX_VENV)/.installed),$(JAX_VENV)/bin/python,$(VPY)) \
-	  -m benchmarks.fit_digits
+	OPENBLAS_NUM_THREADS=1 \
+	  $(if $(wildcard $(JAX_VENV)/.installed),$(JAX_VENV)/bin/python,$(VPY)) \
+	  -m benchmarks.fit_digits \
+	  $(if $(wildcard $(KERAS_VENV)/bin/python),--torch-python $(KERAS_VENV)/bin/python)
 	OPENBLAS_NUM_THREADS=1 $(VPY) -m benchmarks.fit_lstm \
 	  $(if $(wildcard $(KERAS_VENV)/bin/python),--torch-python $(KERAS_VENV)/bin/python)
 	$(VPY) -m benchmarks.wide_dense
@@ -164,10 +167,12 @@ benchmark: venv
 	$(VPY) -m benchmarks.import_cost
 
 # The chapters show kerasmini's own source and line numbers: after editing the
-# library, re-run them so their stored outputs (which nbval compares) are current.
+# library, re-run them so their stored outputs (which nbval compares) are current;
+# then the Chinese notebooks take the new code and outputs (tools/i18n.py).
 notebooks: venv graphviz
 	$(VENV)/bin/jupyter nbconvert --to notebook --execute --inplace chapters/*.ipynb
 	$(VPY) tools/clean_notebooks.py chapters/*.ipynb
+	$(VPY) tools/i18n.py notebooks
 
 # Teachers: nbgrader (requirements-classroom.txt) is installed on first use; readers
 # who only build the book never need it. The course folder is nbgrader's own

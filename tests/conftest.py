@@ -43,6 +43,7 @@ LONGEST_FIRST = (
     "tests/test_morelayers_examples.py",
     "tests/test_memory.py",
     "tests/test_keras_lines.py",
+    "tests/test_i18n.py",
     "tests/test_licence.py",
     "tests/test_guide_engineers.py",
     "tests/test_package.py",

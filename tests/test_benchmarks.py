@@ -94,3 +94,28 @@ def test_hand_lstm_gradients_vs_finite_differences():
             down = fit_lstm.lstm_step(params, x, y)[1]
             param[index] = saved
             assert (up - down) / (2 * eps) == pytest.approx(grads[k][index], abs=1e-7)
+
+
+@pytest.mark.parametrize("inputs, depth", [(64, 1), (784, 2)])
+def test_hand_mlp_gradients_are_kerasminis(inputs, depth):
+    model = fit_digits.make_mlp(16, inputs=inputs, depth=depth)
+    rng = np.random.default_rng(2)
+    x = rng.random((6, inputs)).astype("float32")
+    y = rng.integers(0, 10, 6)
+    loss, expected = _kerasmini_gradients(model, x, y)
+    params = [np.array(w) for w in model.get_weights()]
+    _, hand_loss, grads = fit_digits.mlp_step(params, x, y)
+    assert hand_loss == pytest.approx(loss, rel=1e-5)
+    for got, want in zip(grads, expected):
+        assert got.shape == want.shape
+        np.testing.assert_allclose(got, want, rtol=1e-4, atol=1e-6)
+
+
+def test_the_enlarged_digits_are_the_digits_pixel_by_pixel():
+    (small, labels), _ = fit_digits.load_digits()
+    (large, same_labels), _ = fit_digits.load_digits_784()
+    assert large.shape == (len(small), 784)
+    np.testing.assert_array_equal(labels, same_labels)
+    images = large.reshape(-1, 28, 28)
+    np.testing.assert_array_equal(images[:, 2:26:3, 2:26:3].reshape(-1, 64), small)
+    assert not images[:, :2].any() and not images[:, 26:].any()

@@ -14,6 +14,12 @@ runs the check.
 A description says what the figure shows and what to read in it, in a sentence
 or three, without figures that change from run to run.
 
+The Chinese edition translates them like the prose: the gettext build keeps
+the figures (``nb_mime_priority_overrides`` in ``_config.yml``), so Sphinx
+extracts each alt text as a message of its chapter's catalog, and the
+``zh_CN`` build writes the translation into ``<img alt>``; after changing a
+description, run ``tools/i18n.py update`` and translate it (CONTRIBUTING.md).
+
 Usage::
 
     python tools/figure_alt.py --check            # every chapter

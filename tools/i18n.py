@@ -13,6 +13,7 @@ not extracted: they stay single-sourced.
     python tools/i18n.py todo PAGE        # PAGE's untranslated or fuzzy messages, numbered
     python tools/i18n.py fill PAGE FILE   # translations from FILE into PAGE's catalog
     python tools/i18n.py check [PAGE ...] # complete, not fuzzy, markup kept (exit 1 if not)
+    python tools/i18n.py notebooks [--check]  # locales/zh_CN/chapters/*.ipynb
 
 PAGE is a docname: ``intro``, ``teachers``, ``chapters/03_layer``, ``sphinx``
 (the strings of ``_templates/``). FILE holds blocks, each starting with a line
@@ -22,7 +23,13 @@ PAGE is a docname: ``intro``, ``teachers``, ``chapters/03_layer``, ``sphinx``
     `Layer` 是一个带着约定的 `Module`……
 
 ``fill`` refuses a translation that changes the message's code spans, roles,
-links or math (see ``markup``), and writes nothing then.
+links or math (see ``markup``), or that Sphinx would not read as one paragraph
+(``i18n_markdown.block_problem``: a chapter title ``3. 层`` must be written
+``3\\. 层``), and writes nothing then. Once a chapter's catalog is complete,
+``fill`` writes its Chinese notebook (``i18n_notebooks``): the English
+notebook with its prose and figures' alt texts translated, for the Chinese
+pages' download, Colab and Binder buttons. ``update`` writes them all when
+nothing is left to translate.
 """
 
 from __future__ import annotations
@@ -32,6 +39,10 @@ import subprocess
 import sys
 from collections import Counter
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import i18n_notebooks  # noqa: E402
+from i18n_markdown import block_problem  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGUAGE = "zh_CN"
@@ -99,6 +110,9 @@ def problems(msgid: str, msgstr: str) -> list[str]:
         found.append(f"markup changed: lost {lost}, added {added}")
     if needs_words(msgid) and not _CJK.search(_prose(msgstr)):
         found.append("no Chinese outside the markup (left in English?)")
+    block = block_problem(msgid, msgstr)
+    if block:
+        found.append(block)
     return found
 
 
@@ -127,14 +141,15 @@ def pages() -> list[str]:
     return sorted(str(p.relative_to(CATALOGS))[:-3] for p in CATALOGS.rglob("*.po"))
 
 
-def extract(out: Path | None = None) -> Path:
-    """Build the ``.pot`` templates; return the folder holding them."""
+def extract(out: Path | None = None, source: Path = ROOT) -> Path:
+    """Build the ``.pot`` templates of the book in ``source``; return the
+    folder holding them."""
     out = Path(out) if out else ROOT / "_build" / "gettext-src"
     subprocess.run(
-        [str(BIN / "jupyter-book"), "build", str(ROOT), "--builder", "custom",
+        [str(BIN / "jupyter-book"), "build", str(source), "--builder", "custom",
          "--custom-builder", "gettext", "--path-output", str(out), "-W", "-n",
          "--keep-going", "--quiet"],
-        check=True, cwd=ROOT)
+        check=True, cwd=source)
     return out / "_build" / "gettext"
 
 
@@ -160,10 +175,23 @@ def update() -> None:
             message.string = message.id
         if same:
             _write(catalog_path(page), catalog)
+    left = [page for page in pages() if page != "sphinx" and _left(page)]
+    if left:
+        print("to translate (tools/i18n.py todo PAGE, then fill; fill writes "
+              "the page's Chinese notebook once it is complete): "
+              + ", ".join(left))
+    else:
+        notebooks([])
 
 
 def _numbered(catalog):
     return [m for m in catalog if m.id]
+
+
+def _left(page: str) -> int:
+    """How many messages of ``page`` are untranslated or fuzzy."""
+    return sum(1 for m in _numbered(_read(catalog_path(page)))
+               if not m.string or m.fuzzy)
 
 
 def todo(page: str) -> int:
@@ -206,6 +234,10 @@ def fill(page: str, source: Path) -> int:
     _write(path, catalog)
     left = sum(1 for m in messages if not m.string or m.fuzzy)
     print(f"{path.relative_to(ROOT)}: {len(updates)} filled, {left} left")
+    chapter = ROOT / f"{page}.ipynb"
+    if not left and chapter.parent.name == "chapters" and chapter.exists():
+        for written in i18n_notebooks.write([chapter]):
+            print(f"wrote {written.relative_to(ROOT)}")
     return 0
 
 
@@ -222,6 +254,27 @@ def check(selected: list[str]) -> int:
                 print(f"{page} @@ {number}: {problem}: {message.id[:100]!r}")
     print(f"{failures} problem(s)")
     return 1 if failures else 0
+
+
+def notebooks(args: list[str]) -> int:
+    """Write the Chinese notebooks, or with ``--check`` report stale ones."""
+    try:
+        if args == ["--check"]:
+            found = i18n_notebooks.out_of_step()
+            for line in found:
+                print(line, file=sys.stderr)
+            if found:
+                print("run: python tools/i18n.py notebooks", file=sys.stderr)
+            return 1 if found else 0
+        written = i18n_notebooks.write()
+    except i18n_notebooks.NotTranslated as missing:
+        print(missing, file=sys.stderr)
+        print("nothing written: translate these first (todo, fill)", file=sys.stderr)
+        return 1
+    for path in written:
+        print(f"wrote {path.relative_to(ROOT)}")
+    print(f"{len(written)} notebook(s) changed")
+    return 0
 
 
 def main(argv: list[str]) -> int:
@@ -241,6 +294,8 @@ def main(argv: list[str]) -> int:
         return fill(rest[0], Path(rest[1]))
     if command == "check":
         return check(rest)
+    if command == "notebooks" and rest in ([], ["--check"]):
+        return notebooks(rest)
     print(__doc__)
     return 2
 

@@ -98,9 +98,10 @@ def _sparse_softmax_crossentropy_grad(g, ans, labels, logits):
     # d loss / d logits = softmax(logits) - one_hot(labels), per sample. The
     # softmax is the op the model's output layer ran on the same logits, so
     # in a traced step it is taken from the forward pass, not recomputed
-    # (Graph.record reuses an identical step). Written with primitives, so
-    # it can be differentiated again.
-    probs = softmax(logits, axis=-1)
+    # (Graph.record reuses an identical step: the same axis, written as
+    # `ops.softmax` writes it, counted from the front). Written with
+    # primitives, so it can be differentiated again.
+    probs = softmax(logits, axis=len(shape_of(logits)) - 1)
     targets = one_hot(labels, num_classes=shape_of(logits)[-1],
                       dtype=value_of(logits).dtype.name)
     return multiply(expand_dims(g, -1), subtract(probs, targets))

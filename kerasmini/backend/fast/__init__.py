@@ -7,8 +7,16 @@ one seam: the compiler that turns a traced graph into Python
 (:mod:`~kerasmini.backend.fast.codegen`) and the kernels it swaps in
 (:mod:`~kerasmini.backend.fast.kernels`): fused kernels for regions the
 traced code marked as fusible (Adam's update of every variable in one
-in-place, cache-blocked call) and faster twins of single primitives (the
-label check, ``mean``). One more seam is Keras's own: ``LSTM.inner_loop``
+in-place, cache-blocked call, the small variables packed in one flat
+buffer), faster twins of single primitives (the label check, ``mean``;
+``one_hot``, ``relu``, ``transpose``, ``argmax`` in
+:mod:`~kerasmini.backend.fast.twins`; 2-D max pooling in
+:mod:`~kerasmini.backend.fast.pooling`) and peepholes, small
+patterns of recorded steps written as one kernel
+(:mod:`~kerasmini.backend.fast.peephole`: a softmax and its crossentropy
+from one ``exp``, ReLU's gradient without ``np.where``, the labels' cast
+and check, a metric's counters and result).
+One more seam is Keras's own: ``LSTM.inner_loop``
 asks the backend for a fused LSTM (cuDNN's, in Keras) before looping over
 its cell; here :mod:`~kerasmini.backend.fast.recurrent` answers while a step
 is traced, with one primitive for the whole sequence and one for its
@@ -23,5 +31,6 @@ kernel in its place.
 
 >>> from kerasmini.backend.fast import codegen, kernels
 >>> sorted(f.__name__ for f in kernels.FASTER.values())
-['checked_indices', 'mean']
+['argmax', 'checked_indices', 'max_pool', 'max_pool_backprop', 'mean', 'one_hot', 'relu',
+ 'transpose']
 """

@@ -40,7 +40,7 @@ import functools
 import numpy as np
 
 from kerasmini import tree
-from kerasmini.backend.fast import kernels
+from kerasmini.backend.fast import kernels, peephole
 
 
 def compile_graph(graph, fused=True):
@@ -87,12 +87,18 @@ def compile_graph(graph, fused=True):
     for index, (forward, ins, out, op) in enumerate(steps):
         namespace[f"f{index}"] = forward
         call = f"f{index}({', '.join(name(i) for i in ins)})"
-        used = out in keep or out in last_use
-        if used and out in graph._scalar_slots:
-            call = f"asarray({call})"  # eager calls return 0-d arrays
-        lines.append(f"    {'s%d = ' % out if used else ''}{call}  # {op}")
-        dead = sorted({i for i in ins if last_use[i] == index and i not in keep
-                       and name(i).startswith("s")})
+        if isinstance(out, tuple):  # a peephole's step of several outputs
+            lines.append(f"    {', '.join(f's{o}' for o in out)} = {call}  # {op}")
+        else:
+            used = out in keep or out in last_use
+            if used and out in graph._scalar_slots:
+                call = f"asarray({call})"  # eager calls return 0-d arrays
+            lines.append(f"    {'s%d = ' % out if used else ''}{call}  # {op}")
+        dead = {i for i in ins if last_use[i] == index and i not in keep
+                and name(i).startswith("s")}
+        if isinstance(out, tuple):  # outputs nothing reads
+            dead.update(o for o in out if o not in keep and o not in last_use)
+        dead = sorted(dead)
         if dead:
             lines.append(f"    del {', '.join(f's{i}' for i in dead)}")
     lines.append(f"    return {_pack_source(output_structure, output_slots, name)}")
@@ -120,6 +126,7 @@ def plan(graph, fused=True):
         steps = _fuse(graph, steps, output_slots)
         steps = [(_faster(forward), ins, out, op) for forward, ins, out, op in steps]
         steps = _live(graph, steps, output_slots)
+        steps = peephole.rewrite(graph, steps, output_slots)
     return steps
 
 
@@ -164,7 +171,7 @@ def _live(graph, steps, output_slots):
     side_effects = graph._stateful_slots | {r.step[2] for r in graph.regions}
     kept = []
     for step in reversed(steps):
-        if step[2] in needed or step[2] in side_effects:
+        if step[2] in needed or step[2] in side_effects:  # (one output each)
             kept.append(step)
             needed.update(step[1])
     return kept[::-1]
