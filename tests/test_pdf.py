@@ -82,6 +82,26 @@ def test_one_chapter_per_page_of_the_table_of_contents(reader):
     assert pages >= 8 * len(entries), pages
 
 
+# LaTeX's own chapter label ("CHAPTER FOUR", or "第 4 章" in Chinese) above a
+# title that says "3. Layer": the titles carry the book's numbers ("Getting
+# started" is chapter 0), so LaTeX numbers nothing (secnumdepth -1 in
+# _config.yml; its section numbers, "4.1", went with the label).
+LATEX_LABEL = re.compile(r"CHAPTER\s+[A-Z]+|第\s*\d+\s*章")
+
+
+def test_chapters_are_numbered_by_their_titles_only(reader):
+    entries = _chapter_entries(reader)
+    numbered = [title for title, _ in entries if re.match(r"\d+\. ", title)]
+    assert len(numbered) == len(entries) - 2  # all but Getting started, teachers
+    labels = []
+    for title, page in entries:
+        text = " ".join((reader.pages[page].extract_text() or "").split())
+        at = text.upper().find(title.split()[0].upper())  # headings are capitals
+        assert at >= 0, (title, text[:200])
+        labels += [(title, label) for label in LATEX_LABEL.findall(text[:at])]
+    assert not labels, labels[:5]
+
+
 def test_every_figure_is_an_image_not_its_text(reader):
     # A PNG is an image XObject on its page; an SVG drawing, converted to PDF by
     # rsvg-convert, is a form XObject (its text and shapes stay vectors).

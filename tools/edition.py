@@ -36,22 +36,15 @@ SITE = BUILD / "html"
 # The PDF: xeCJK (which Sphinx loads for Chinese with XeLaTeX) set to the
 # Noto CJK fonts (Debian fonts-noto-cjk; bold in the sans, as Chinese books
 # set it); Latin text keeps FreeSerif & co. LaTeX's own words in Chinese
-# (Sphinx loads babel without a Chinese language): 目录, and 第 N 章 where
-# fncychap's Bjarne style wrote CHAPTER N, the running footer too.
+# (Sphinx loads babel without a Chinese language): 目录, 图, 表, 索引.
 LATEX_PREAMBLE = {
     "zh_CN": "\n".join([
         r"\setCJKmainfont{Noto Serif CJK SC}[BoldFont={Noto Sans CJK SC Bold}]",
         r"\setCJKsansfont{Noto Sans CJK SC}",
         r"\setCJKmonofont{Noto Sans Mono CJK SC}",
-        r"\makeatletter",
         r"\AtBeginDocument{\renewcommand{\contentsname}{目录}%",
-        r"  \renewcommand{\chaptername}{第}\renewcommand{\figurename}{图}%",
-        r"  \renewcommand{\tablename}{表}\renewcommand{\indexname}{索引}}",
-        r"\def\@chappos{章}",
-        r"\@ifundefined{DOCH}{}{\renewcommand{\DOCH}{%",
-        r"  {\raggedleft\CNV\FmN{\@chapapp\,\thechapter\,\@chappos}\par}",
-        r"  \nobreak\vskip 20\p@}}",
-        r"\makeatother",
+        r"  \renewcommand{\figurename}{图}\renewcommand{\tablename}{表}%",
+        r"  \renewcommand{\indexname}{索引}}",
     ]),
 }
 
