@@ -12,7 +12,8 @@
 #                   (make venv-jax first: JAX on the CPU joins the MLP's table)
 #   make notebooks  re-run every chapter and store its outputs (after changing kerasmini)
 #   make student    the chapters as nbgrader assignments: student versions in
-#                   classroom/release (COURSE=dir to put the course elsewhere)
+#                   classroom/release (COURSE=dir to put the course elsewhere;
+#                   EDITION=zh_CN: the Chinese notebooks)
 #   make grade      nbgrader autograde of classroom/submitted (each kernel in the
 #                   bubblewrap sandbox), a CSV of grades and feedback pages
 #   make feedback   the feedback pages again (RELEASE=1: to the nbgrader exchange)
@@ -187,8 +188,10 @@ $(CLASSROOM_STAMP): requirements-classroom.txt $(STAMP)
 	touch $@
 
 # nbgrader generate_assignment: solutions become stubs, checks are locked.
+# EDITION=zh_CN hands out the Chinese notebooks (locales/zh_CN/chapters).
+EDITION ?= en
 student: classroom
-	$(VPY) tools/classroom.py student --course $(COURSE)
+	$(VPY) tools/classroom.py student --course $(COURSE) --language $(EDITION)
 
 # nbgrader autograde (sandboxed where bubblewrap works; SANDBOX=off to run the
 # students' code with your rights), export, feedback; COLLECT=1 first runs

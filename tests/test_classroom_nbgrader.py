@@ -56,6 +56,7 @@ from nbgrader.preprocessors import ClearHiddenTests  # noqa: E402
 CHAPTER = "03_layer"  # quick to run; four exercises (a function, two layers
 # whose stub sits inside a method, a function worth 2 points)
 CHAPTERS = sorted((ROOT / "chapters").glob("*.ipynb"))
+ZH_CHAPTERS = sorted((ROOT / "locales" / "zh_CN" / "chapters").glob("*.ipynb"))
 SANDBOX, WHY_NO_SANDBOX = sandbox.probe()
 needs_sandbox = pytest.mark.skipif(not SANDBOX, reason=f"no sandbox: {WHY_NO_SANDBOX}")
 
@@ -465,23 +466,27 @@ def test_validate_fails_the_stubs_and_passes_the_solutions(graded):
 # --------------------------------------------------------------------------
 # The student versions of every chapter, made in-process
 
-def student_version(path):
+def student_version(path, language="en"):
     nb = nbformat.read(path, as_version=4)
     resources = {}
     for preprocessor in (nbgrader_plugins.GradedCall(), nbgrader_plugins.NamedStubs(),
                          nbgrader_plugins.ClearExerciseOutput(), ClearHiddenTests(),
-                         nbgrader_plugins.StudentMarkdown()):
+                         nbgrader_plugins.StudentMarkdown(language=language)):
         nb, resources = preprocessor.preprocess(nb, resources)
     return nb
 
 
-@pytest.mark.parametrize("path", [p for p in CHAPTERS
+HEADING = {"en": "### Exercise {number}: ", "zh_CN": "### 练习 {number}："}
+
+
+@pytest.mark.parametrize("path", [p for p in CHAPTERS + ZH_CHAPTERS
                                   if exercise_cells.exercise_starts(
                                       exercise_cells.load(p)["cells"])],
-                         ids=lambda p: p.stem)
+                         ids=lambda p: p.stem + ("-zh_CN" if p in ZH_CHAPTERS else ""))
 def test_the_student_version_of_every_chapter(path):
+    language = "zh_CN" if path in ZH_CHAPTERS else "en"
     teacher = exercise_cells.load(path)
-    nb = student_version(path)
+    nb = student_version(path, language)
     labels = [label for _, label in exercise_cells.exercise_starts(teacher["cells"])]
     cells = cells_by_id(nb)
     markdown = "\n".join(text(c) for c in nb.cells if c.cell_type == "markdown")
@@ -494,7 +499,7 @@ def test_the_student_version_of_every_chapter(path):
         compile(solution, label, "exec")
         grade = text(cells[label])
         assert "HIDDEN" not in grade and not cells[label].outputs
-        assert f"### Exercise {number}: " in markdown
+        assert HEADING[language].format(number=number) in markdown
     for cell in teacher["cells"]:  # no solution text leaks anywhere
         if (exercise_cells.nbgrader(cell) or {}).get("solution"):
             answer = exercise_cells.source(cell).split("### BEGIN SOLUTION")[1].split(
@@ -504,3 +509,19 @@ def test_the_student_version_of_every_chapter(path):
     teacher_outputs = [c for c in teacher["cells"] if c["cell_type"] == "code"
                        and c["outputs"] and "nbgrader" not in c["metadata"]]
     assert len(kept) == len(teacher_outputs) > 0  # the chapter keeps its outputs
+
+
+def test_a_course_is_laid_out_in_the_language_of_its_chapters(tmp_path):
+    import classroom
+
+    english = classroom.lay_out(tmp_path / "en", [CHAPTERS[3]])
+    chinese = classroom.lay_out(tmp_path / "zh", [ZH_CHAPTERS[3]])
+    assert english == chinese == [CHAPTERS[3].stem]
+    for name, language in (("en", "en"), ("zh", "zh_CN")):
+        config = (tmp_path / name / "nbgrader_config.py").read_text(encoding="utf-8")
+        assert f"c.StudentMarkdown.language = {language!r}" in config
+    with pytest.raises(SystemExit, match="one language a course"):
+        classroom.lay_out(tmp_path / "mixed", [CHAPTERS[3], ZH_CHAPTERS[3]])
+    with pytest.raises(ValueError, match="Received: 'fr'"):
+        nbgrader_plugins.StudentMarkdown(language="fr").preprocess(
+            nbformat.read(ZH_CHAPTERS[3], as_version=4), {})

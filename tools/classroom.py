@@ -52,6 +52,7 @@ from pathlib import Path
 
 TOOLS = Path(__file__).resolve().parent
 ROOT = TOOLS.parent
+LOCALES = ROOT / "locales"
 sys.path.insert(0, str(TOOLS))
 
 import exercise_cells  # noqa: E402
@@ -73,8 +74,10 @@ from nbgrader_plugins import (  # noqa: E402
 c = get_config()  # noqa: F821
 c.CourseDirectory.course_id = {course_id!r}
 # the student version: hidden graded calls, named stubs, the chapter's own
-# outputs kept, exercise titles Jupyter shows (tools/nbgrader_plugins.py)
+# outputs kept, exercise titles Jupyter shows (tools/nbgrader_plugins.py),
+# in the chapters' language
 c.GenerateAssignment.preprocessors = generate_assignment_preprocessors()
+c.StudentMarkdown.language = {language!r}
 # grading: a kernel that survives a crash (sandboxed by `make grade`), and the
 # rule "a grade cell earns its points when it runs without an error"
 c.Autograde.autograde_preprocessors = autograde_preprocessors()
@@ -154,13 +157,26 @@ def has_exercises(path):
     return any("nbgrader" in cell.get("metadata", {}) for cell in nb["cells"])
 
 
+def chapters_language(chapters):
+    """The language of ``chapters``: ``en`` for chapters/, ``zh_CN`` for the
+    Chinese notebooks of locales/zh_CN/chapters/ (one language a course)."""
+    found = {Path(chapter).resolve().parent.parent.name
+             if Path(chapter).resolve().parent.parent.parent == LOCALES else "en"
+             for chapter in chapters}
+    if len(found) > 1:
+        raise SystemExit(f"error: one language a course; these chapters are in "
+                         f"{sorted(found)}")
+    return found.pop() if found else "en"
+
+
 def lay_out(course, chapters):
     """Write the configs and copy the chapters into ``source/``; the ids."""
     if not course.exists():  # solutions and submissions: for the teacher only
         course.mkdir(parents=True)
         course.chmod(0o700)
     (course / "nbgrader_config.py").write_text(
-        CONFIG.format(tools=str(TOOLS), course_id=COURSE_ID), encoding="utf-8")
+        CONFIG.format(tools=str(TOOLS), course_id=COURSE_ID,
+                      language=chapters_language(chapters)), encoding="utf-8")
     teacher = course / "teacher_config.py"
     if not teacher.exists():
         teacher.write_text(TEACHER_CONFIG.format(course_id=COURSE_ID),
@@ -483,6 +499,9 @@ def main(argv=None):
     parser.add_argument("command", choices=["student", "grade", "feedback",
                                             "student-book"])
     parser.add_argument("chapters", nargs="*", help="default: chapters/*.ipynb")
+    parser.add_argument("--language", choices=["en", "zh_CN"], default="en",
+                        help="student: without CHAPTERS, hand out every chapter "
+                             "in this language (zh_CN: locales/zh_CN/chapters)")
     parser.add_argument("--course", default=str(ROOT / "classroom"))
     parser.add_argument("--csv", help="default: COURSE/grades.csv")
     parser.add_argument("--collect", action="store_true",
@@ -501,7 +520,9 @@ def main(argv=None):
     course = Path(args.course).resolve()
     if args.command == "student":
         chapters = args.chapters
-        student(course, chapters or sorted(glob.glob(str(ROOT / "chapters" / "*.ipynb"))),
+        folder = ROOT / "chapters" if args.language == "en" else (
+            LOCALES / args.language / "chapters")
+        student(course, chapters or sorted(glob.glob(str(folder / "*.ipynb"))),
                 every=not chapters)
     elif args.command == "grade":
         csv_path = Path(args.csv).resolve() if args.csv else course / "grades.csv"

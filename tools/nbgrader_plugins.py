@@ -16,8 +16,9 @@ checksums, hidden tests, the gradebook) is nbgrader's.
 * :class:`ClearExerciseOutput` clears the outputs of the exercises' cells only
   (the chapter's own outputs, figures included, stay);
 * :class:`StudentMarkdown` turns each ``{exercise}`` block into a heading
-  Jupyter shows (``### Exercise 2: Title (1 point)``) and drops the
-  ``{solution-start}``/``{solution-end}`` markers.
+  Jupyter shows (``### Exercise 2: Title (1 point)``; ``### 练习 2：...（1 分）``
+  for the Chinese chapters) and drops the ``{solution-start}``/
+  ``{solution-end}`` markers.
 
 ``autograde``:
 
@@ -150,7 +151,17 @@ class ClearExerciseOutput(ClearOutput):
         return cell, resources
 
 
-def student_markdown(text, number, points):
+# The heading of an exercise in the student version, per language of the
+# chapters (the Chinese notebooks of locales/zh_CN/chapters: 练习, 分).
+HEADINGS = {
+    "en": lambda number, title, points: (
+        f"### Exercise {number}: {title} "
+        f"({points:g} point{'s' if points != 1 else ''})"),
+    "zh_CN": lambda number, title, points: f"### 练习 {number}：{title}（{points:g} 分）",
+}
+
+
+def student_markdown(text, number, points, language="en"):
     """An ``{exercise}`` block as plain Markdown, titled.
 
     >>> print(student_markdown("````{exercise} Count\\n:label: ch03-x\\n\\nWrite"
@@ -158,6 +169,9 @@ def student_markdown(text, number, points):
     ### Exercise 2: Count (1 point)
     <BLANKLINE>
     Write it.
+    >>> student_markdown("````{exercise} 数参数\\n:label: ch03-x\\n\\n写。\\n````",
+    ...                  2, 1.5, "zh_CN").split("\\n")[0]
+    '### 练习 2：数参数（1.5 分）'
     """
     match = EXERCISE.search(text)
     fence, title = match.group(1), match.group(2).strip()
@@ -171,15 +185,21 @@ def student_markdown(text, number, points):
     if body and body[-1].strip() == fence:
         body.pop()
     text = "\n".join(body).strip("\n")
-    points = f"{points:g} point{'s' if points != 1 else ''}"
-    heading = f"### Exercise {number}: {title} ({points})"
+    heading = HEADINGS[language](number, title, points)
     return "\n".join(lines[:start] + [heading, "", text])
 
 
 class StudentMarkdown(NbGraderPreprocessor):
     """Exercise blocks become headings; solution markers go (see the module)."""
 
+    language = Unicode("en", config=True,
+                       help="The chapters' language: the headings' words "
+                            f"({', '.join(HEADINGS)}).")
+
     def preprocess(self, nb, resources):
+        if self.language not in HEADINGS:
+            raise ValueError(f"StudentMarkdown.language must be one of "
+                             f"{sorted(HEADINGS)}. Received: {self.language!r}")
         points = {c.metadata["nbgrader"]["grade_id"]: c.metadata["nbgrader"]["points"]
                   for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade")}
         cells, number = [], 0
@@ -191,7 +211,8 @@ class StudentMarkdown(NbGraderPreprocessor):
                 if match:
                     number += 1
                     cell.source = student_markdown(cell.source, number,
-                                                   points.get(match.group(3), 1))
+                                                   points.get(match.group(3), 1),
+                                                   self.language)
             cells.append(cell)
         nb.cells = cells
         return nb, resources
