@@ -414,6 +414,25 @@ def test_where_zero_falls_back_on_np_where():
     np.testing.assert_array_equal(got, [1, 0])  # integers: np.where
 
 
+@pytest.mark.parametrize("zeros, joined", [
+    (np.broadcast_to(np.zeros((1, 1), "float32"), (3, 4)), True),  # strides 0
+    (np.zeros((4, 3), "float32").T, True),  # not C-contiguous
+    (np.full((3, 4), -0.0, "float32"), False),  # a sign bit: np.where's -0.0
+    (np.full((3, 4), np.nan, "float32"), False),
+])
+def test_a_where_on_constant_zeros_of_any_layout_is_traced(zeros, joined):
+    # a constant is whatever the traced code made it: a broadcast view once
+    # stopped the compiler ("the last axis must be contiguous")
+    step = function(lambda c, x: bnp.where(c, x, zeros))
+    condition = np.arange(12).reshape(3, 4) % 3 == 0
+    x = np.arange(12, dtype="float32").reshape(3, 4) - 5
+    for _ in range(2):  # the trace, then the compiled replay
+        np.testing.assert_array_equal(step(condition, x), np.where(condition, x, zeros))
+    graph = next(iter(step.graphs.values()))
+    forwards = [s[0] for s in codegen.plan(graph)]
+    assert (peephole.where_zero in forwards) is joined
+
+
 def test_the_relu_gradient_is_compiled_as_where_zero():
     model, _ = _mlp_fit(False, epochs=1)
     graph = next(iter(model.train_function.graphs.values()))

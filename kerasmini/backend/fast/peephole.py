@@ -280,8 +280,10 @@ def _where_zero(graph, step):
     if forward is not bnp.where.forward or len(ins) != 3:
         return step
     zeros = graph.template[ins[2]] if ins[2] >= graph.num_inputs else None
+    # +0.0 only (-0.0 has a sign bit; NaN is true); a constant may be a view
+    # of any strides (np.broadcast_to's, a transpose's)
     if not isinstance(zeros, np.ndarray) or zeros.dtype.kind != "f" or \
-            zeros.view(np.uint8).any():  # +0.0 only: -0.0 has a sign bit
+            zeros.any() or np.signbit(zeros).any():
         return step
     return (where_zero, ins, out, op)
 
