@@ -286,6 +286,9 @@ clean:
 # does not work offline, so it is pointed at /usr/bin/chromium), both editions;
 # the Noto CJK fonts draw the Chinese pages (without them: boxes, and the
 # Chinese tests fail).
+# Each of BROWSER_WORKERS pytest-xdist workers drives a Chromium of its own
+# (its pages are rendered and checked by axe-core: CPU-bound, 2 for 2 cores).
+BROWSER_WORKERS ?= 2
 browser-test: book axe
 	@{ command -v chromium >/dev/null 2>&1 && \
 	  fc-list 2>/dev/null | grep -q "Noto Sans CJK"; } || { \
@@ -294,9 +297,9 @@ browser-test: book axe
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y chromium \
 	    fonts-noto-cjk; }
 	$(VPY) -c "import playwright" 2>/dev/null || $(VPY) -m pip install -r requirements-browser.txt
-	$(VPY) -m pytest tests/test_browser.py -m browser -v
-	$(VPY) -m pytest tests/test_browser_zh.py -m browser -q -rs
-	$(VPY) -m pytest tests/test_browser_reader.py -m browser -q -rs
+	rm -f _build/screenshots/overflow.txt
+	$(VPY) -m pytest tests/test_browser.py tests/test_browser_zh.py \
+	  tests/test_browser_reader.py -m browser -q -rs -n $(BROWSER_WORKERS)
 
 # The PDF: jupyter-book's LaTeX builder (XeLaTeX) in a folder of its own (the
 # HTML build's doctrees make the LaTeX builder refuse), then copied beside the

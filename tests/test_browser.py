@@ -8,6 +8,7 @@ Screenshots of every chapter, light and dark, go to ``_build/screenshots/``.
 
 import functools
 import http.server
+import os
 import re
 import shutil
 import threading
@@ -21,6 +22,10 @@ pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[1]
 HTML = ROOT / "_build" / "html"
 SHOTS = ROOT / "_build" / "screenshots"
+# Whole-page screenshots are for a person to look at (about 2 s of Chromium's
+# CPU each for a long chapter); CI, where nobody does, turns them off with
+# KERASMINI_FULL_PAGE_SHOTS=0.
+FULL_PAGE_SHOTS = os.environ.get("KERASMINI_FULL_PAGE_SHOTS", "1") != "0"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHAPTERS = sorted(p.stem for p in (ROOT / "chapters").glob("*.ipynb"))
 THEMES = ["light", "dark"]
@@ -73,7 +78,8 @@ def server():
     if reason:
         pytest.skip(reason)
     SHOTS.mkdir(parents=True, exist_ok=True)
-    (SHOTS / "overflow.txt").unlink(missing_ok=True)  # this run's list only
+    if "PYTEST_XDIST_WORKER" not in os.environ:  # this run's list only (make
+        (SHOTS / "overflow.txt").unlink(missing_ok=True)  # browser-test: rm -f)
     handler = functools.partial(_QuietHandler, directory=str(HTML))
     httpd = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
     thread = threading.Thread(target=httpd.serve_forever, daemon=True)
@@ -123,8 +129,9 @@ def _open(browser, url, theme):
 def test_chapter_page(browser, server, chapter, theme):
     page, errors = _open(browser, f"{server}chapters/{chapter}.html", theme)
     try:
-        SHOTS.mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(SHOTS / f"{chapter}-{theme}.png"), full_page=True)
+        if FULL_PAGE_SHOTS:
+            SHOTS.mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(SHOTS / f"{chapter}-{theme}.png"), full_page=True)
         assert page.evaluate("document.documentElement.dataset.theme") == theme
         assert page.locator("div.cell_output").count() > 0, "no executed outputs"
         sizes = page.evaluate("""() => [...document.querySelectorAll(

@@ -41,6 +41,8 @@ AXE = Path(os.environ.get(
     "KERASMINI_AXE", ROOT / "_build" / "node" / "node_modules" / "axe-core" /
     "axe.min.js"))
 SHOTS = ROOT / "_build" / "screenshots" / "phone"
+# for a person to look at; CI turns them off (tests/test_browser.py says why)
+FULL_PAGE_SHOTS = os.environ.get("KERASMINI_FULL_PAGE_SHOTS", "1") != "0"
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
         "--disable-background-networking", "--disable-component-update",
@@ -173,7 +175,7 @@ def test_page_passes_axe_and_fits_the_width(browser, server, name, theme, width)
         scroll = page.evaluate("document.documentElement.scrollWidth")
         window = page.evaluate("document.documentElement.clientWidth")
         culprits = page.evaluate(WIDE_ON_PHONE) if scroll > window else []
-        if width == "phone":
+        if width == "phone" and FULL_PAGE_SHOTS:
             SHOTS.mkdir(parents=True, exist_ok=True)
             shot = re.sub(r"[^\w.-]+", "_", name.removesuffix(".html"))
             page.screenshot(path=str(SHOTS / f"{shot}-{theme}.png"), full_page=True)
